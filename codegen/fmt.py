@@ -1,0 +1,53 @@
+"""Format generated Python with the pinned ruff, isolated from the caller's configuration.
+
+Every module of one run is formatted by one ruff process over a private temporary folder,
+with fixed settings (``--isolated``), so the output depends only on the inputs and the
+pinned ruff version, never on the directory the generator is called from.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from importlib.metadata import version
+from pathlib import Path, PurePosixPath
+
+from codegen.errors import CodegenError
+
+__all__ = ["LINE_LENGTH", "format_python", "ruff_version"]
+
+LINE_LENGTH = 100
+_SETTINGS = ["--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311"]
+
+
+def ruff_version() -> str:
+    return version("ruff")
+
+
+def _ruff() -> str:
+    from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    return str(find_ruff_bin())
+
+
+def format_python(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str]:
+    """Sort imports and format every module; returns the formatted text by the same keys."""
+    with tempfile.TemporaryDirectory(prefix="maverick-codegen-") as tmp:
+        root = Path(tmp)
+        for rel, text in sources.items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8", newline="\n")
+        ruff = _ruff()
+        for command in (
+            [ruff, "check", *_SETTINGS, "--select", "I", "--fix", "--quiet", "--no-cache", tmp],
+            [ruff, "format", *_SETTINGS, "--quiet", "--no-cache", tmp],
+        ):
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise CodegenError(
+                    f"ruff could not format the generated code: {done.stdout}{done.stderr}",
+                    rule="FORMAT",
+                )
+        return {rel: (root / rel).read_text(encoding="utf-8") for rel in sources}

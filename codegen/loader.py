@@ -1,0 +1,269 @@
+"""Load a schema tree: parse every file with positions, check identity and every ``$ref``.
+
+Nothing here touches the network: a ``$ref`` that names a URL is refused, and so is one that
+leaves the schema folder. Files are read in a stable (sorted) order.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from codegen.errors import Location, SchemaError
+from codegen.jsonpos import JsonPositions, escape_pointer
+
+__all__ = ["DRAFT_2020_12", "SchemaFile", "SchemaTree", "iter_subschemas", "load_tree"]
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+@dataclass(frozen=True, eq=False)
+class SchemaFile:
+    """One schema file: its text, its parsed document and where each value sits in the text."""
+
+    path: Path
+    rel: PurePosixPath
+    text: str
+    data: dict[str, Any]
+    positions: JsonPositions = field(repr=False)
+
+    def loc(self, pointer: str = "") -> Location:
+        """The location of ``pointer`` in this file, for error messages."""
+        line, column = self.positions.line_col(pointer)
+        return Location(self.path, line, column, pointer)
+
+    @property
+    def schema_id(self) -> str:
+        return str(self.data.get("$id", ""))
+
+    @property
+    def title(self) -> str:
+        return str(self.data.get("title", ""))
+
+    @property
+    def module_parts(self) -> tuple[str, ...]:
+        """The generated module path below the output package, e.g. ``("agents", "finding")``."""
+        return (*self.rel.parent.parts, self.rel.stem)
+
+    @cached_property
+    def digest_text(self) -> bytes:
+        return self.text.encode("utf-8")
+
+
+@dataclass(frozen=True, eq=False)
+class SchemaTree:
+    """Every schema file below one folder, with lookups by relative path."""
+
+    root: Path
+    files: tuple[SchemaFile, ...]
+
+    @cached_property
+    def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:
+        return {f.rel: f for f in self.files}
+
+    @cached_property
+    def by_title(self) -> Mapping[str, SchemaFile]:
+        return {f.title: f for f in self.files}
+
+    def resolve(self, source: SchemaFile, ref: str) -> tuple[SchemaFile, str]:
+        """The file and JSON pointer that ``ref`` (already checked by :func:`load_tree`) names."""
+        target, _, fragment = ref.partition("#")
+        if not target:
+            return source, unquote(fragment)
+        rel = _normalize(source.rel.parent / target)
+        return self.by_rel[rel], unquote(fragment)
+
+    def closure(self, start: SchemaFile) -> list[SchemaFile]:
+        """``start`` and every file it references, directly or not, in a stable order."""
+        seen: dict[PurePosixPath, SchemaFile] = {}
+        pending = [start]
+        while pending:
+            current = pending.pop()
+            if current.rel in seen:
+                continue
+            seen[current.rel] = current
+            for _, node in iter_subschemas(current.data):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and not ref.startswith("#"):
+                    pending.append(self.resolve(current, ref)[0])
+        return [seen[rel] for rel in sorted(seen)]
+
+
+def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object in a JSON document with its pointer, parents before children.
+
+    ``examples``, ``default`` and ``const`` hold data, not schemas, and are not entered.
+    """
+    if isinstance(node, dict):
+        yield pointer, node
+        for key, value in node.items():
+            if key in ("examples", "default", "const", "enum"):
+                continue
+            yield from iter_subschemas(value, f"{pointer}/{escape_pointer(key)}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from iter_subschemas(value, f"{pointer}/{index}")
+
+
+def _normalize(path: PurePosixPath) -> PurePosixPath:
+    parts: list[str] = []
+    for part in path.parts:
+        if part == "..":
+            if not parts:
+                raise ValueError("escapes the schema folder")
+            parts.pop()
+        elif part != ".":
+            parts.append(part)
+    return PurePosixPath(*parts)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _parse(path: Path, raw: bytes) -> tuple[str, Any]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SchemaError("file is not valid UTF-8", Location(path, line, column), "JSON") from exc
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise SchemaError(
+            f"malformed JSON: {exc.msg}", Location(path, exc.lineno, exc.colno), "JSON"
+        ) from exc
+    except ValueError as exc:
+        raise SchemaError(f"malformed JSON: {exc}", Location(path), "JSON") from exc
+    return text, data
+
+
+def _check_identity(schema: SchemaFile) -> None:
+    data = schema.data
+    if data.get("$schema") != DRAFT_2020_12:
+        raise SchemaError(
+            f"$schema must be {DRAFT_2020_12!r}", schema.loc("/$schema"), "DRAFT_2020_12"
+        )
+    for part in schema.module_parts:
+        if not part.isidentifier() or keyword.iskeyword(part):
+            raise SchemaError(
+                f"{part!r} cannot be a Python module name: use snake_case file and folder names",
+                schema.loc(),
+                "MODULE_NAME",
+            )
+    if not isinstance(data.get("$id"), str) or not data["$id"]:
+        raise SchemaError("a contract needs a stable $id", schema.loc(), "ID_PRESENT")
+    title = data.get("title")
+    if not isinstance(title, str) or not title.isidentifier() or not title[0].isupper():
+        raise SchemaError(
+            "title must be the Python class name (an identifier starting with a capital)",
+            schema.loc("/title"),
+            "TITLE_IS_CLASS_NAME",
+        )
+
+
+def _check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
+    for pointer, node in iter_subschemas(schema.data):
+        ref = node.get("$ref")
+        if ref is None:
+            continue
+        where = schema.loc(f"{pointer}/$ref")
+        if not isinstance(ref, str):
+            raise SchemaError("$ref must be a string", where, "REF")
+        parts = urlsplit(ref)
+        if parts.scheme or parts.netloc:
+            raise SchemaError(
+                f"remote $ref {ref!r} is refused (no network is ever touched): "
+                "reference a file in the schema folder by relative path",
+                where,
+                "NO_REMOTE_REF",
+            )
+        target, _, fragment = ref.partition("#")
+        if target:
+            try:
+                rel = _normalize(schema.rel.parent / target)
+            except ValueError:
+                raise SchemaError(
+                    f"$ref {ref!r} escapes the schema folder", where, "REF_INSIDE_TREE"
+                ) from None
+            if rel not in rels:
+                raise SchemaError(f"$ref {ref!r} names no schema file", where, "REF_RESOLVES")
+            target_file = files[rel]
+        else:
+            target_file = schema
+        if fragment and not _pointer_exists(target_file.data, unquote(fragment)):
+            raise SchemaError(
+                f"$ref {ref!r}: {fragment!r} does not exist in {target_file.rel}",
+                where,
+                "REF_RESOLVES",
+            )
+
+
+def _pointer_exists(document: Any, pointer: str) -> bool:
+    if pointer and not pointer.startswith("/"):
+        return False
+    node = document
+    for raw in pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
+
+
+def load_tree(root: Path) -> SchemaTree:
+    """Load and check every ``*.json`` file below ``root``.
+
+    Raises :class:`SchemaError` for malformed JSON (with line and column), a missing or
+    duplicate ``$id`` or title, and any ``$ref`` that is remote, escapes ``root`` or dangles.
+    """
+    if not root.is_dir():
+        raise SchemaError(f"schema folder {root} does not exist", Location(root))
+    resolved_root = root.resolve()
+    files: dict[PurePosixPath, SchemaFile] = {}
+    for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
+        if not path.resolve().is_relative_to(resolved_root):
+            raise SchemaError("schema file links outside the schema folder", Location(path))
+        text, data = _parse(path, path.read_bytes())
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        if not isinstance(data, dict):
+            raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
+        files[rel] = SchemaFile(path, rel, text, data, JsonPositions(text))
+    if not files:
+        raise SchemaError(f"no *.json schema files below {root}", Location(root))
+    seen_ids: dict[str, SchemaFile] = {}
+    seen_titles: dict[str, SchemaFile] = {}
+    for schema in files.values():
+        _check_identity(schema)
+        for seen, key, rule in (
+            (seen_ids, schema.schema_id, "ID_UNIQUE"),
+            (seen_titles, schema.title, "TITLE_UNIQUE"),
+        ):
+            if key in seen:
+                raise SchemaError(
+                    f"{key!r} is already used by {seen[key].path}", schema.loc(), rule
+                )
+            seen[key] = schema
+    rels = set(files)
+    for schema in files.values():
+        _check_refs(schema, rels, files)
+    return SchemaTree(root, tuple(files.values()))

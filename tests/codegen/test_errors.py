@@ -1,0 +1,230 @@
+"""Bad input: a clear error with file, line, column, pointer and rule; nothing written."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.cli import main
+
+
+def run(project: Path, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
+    return code, out.getvalue()
+
+
+def edit(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def errors_of(project: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code, _ = run(project, "generate")
+    return code, capsys.readouterr().err
+
+
+def test_malformed_json_gives_file_line_and_column(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    note = project / "schemas/note.json"
+    note.write_text('{\n  "title": "Note",\n  "type": "object",,\n}\n')
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert f"{note}:3:20: malformed JSON: Expecting property name" in err
+    assert not (project / "expected").exists()  # nothing written
+
+
+def test_remote_ref_is_refused_without_touching_the_network(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    schema = project / "schemas/tools/check_result.json"
+    edit(
+        schema,
+        lambda d: d["properties"]["problems"]["items"].update(
+            {"$ref": "https://example.com/problem.json"}
+        ),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "remote $ref 'https://example.com/problem.json' is refused" in err
+    assert "/properties/problems/items/$ref (NO_REMOTE_REF)" in err
+    assert str(schema) in err
+
+
+def test_ref_escaping_the_schema_folder_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    (project / "outside.json").write_text("{}")
+    edit(
+        project / "schemas/tools/check_result.json",
+        lambda d: d["properties"]["problems"]["items"].update({"$ref": "../../outside.json"}),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "escapes the schema folder" in err
+    assert "(REF_INSIDE_TREE)" in err
+
+
+def test_dangling_ref_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    edit(
+        project / "schemas/tools/check_result.json",
+        lambda d: d["properties"]["problems"]["items"].update({"$ref": "nope.json"}),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "$ref 'nope.json' names no schema file" in err
+
+
+def test_output_folder_outside_the_project_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(toml.read_text().replace("expected/golden_contracts", "../escaped"))
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "output_dir" in err
+    assert "outside the project" in err
+    assert not (project.parent / "escaped").exists()
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "why"),
+    [
+        ("pattern", "^a", "regular-expression dialects differ"),
+        ("format", "email", "format checks differ"),
+        ("x-internal", True, "extension keywords"),
+        ("descripton", "typo", "unknown keyword (a typo?)"),
+        ("uniqueItems", True, "set"),
+    ],
+)
+def test_unsupported_construct_is_refused_with_pointer(
+    make_project: Callable[[str], Path],
+    capsys: pytest.CaptureFixture[str],
+    keyword: str,
+    value: Any,
+    why: str,
+) -> None:
+    project = make_project("single_file")
+    note = project / "schemas/note.json"
+    edit(note, lambda d: d["properties"]["text"].update({keyword: value}))
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert f"{keyword!r} cannot be reproduced by the generated model" in err
+    assert why in err
+    assert f"at /properties/text/{keyword} (SUPPORTED_CONSTRUCT)" in err
+    line = next(i for i, text in enumerate(note.read_text().splitlines(), 1) if keyword in text)
+    assert f"{note}:{line}:" in err
+
+
+def test_one_of_is_refused_outside_rules(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    edit(
+        project / "schemas/note.json",
+        lambda d: d["properties"].update(
+            {"pick": {"description": "x", "oneOf": [{"type": "string"}, {"type": "integer"}]}}
+        ),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "'oneOf' cannot be reproduced" in err
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        (
+            {"if": {"properties": {"nope": {"const": 1}}, "required": ["nope"]}, "then": {}},
+            "rule names 'nope', which is not a declared property",
+        ),
+        (
+            {"if": {"properties": {"text": {"pattern": "a"}}}, "then": {"required": ["tags"]}},
+            "keyword 'pattern' is not supported in a cross-field rule",
+        ),
+        (
+            {"if": {"properties": {"tags": {"const": ["a"]}}}, "then": {"required": ["text"]}},
+            "only strings, numbers, booleans and null can be compared",
+        ),
+    ],
+)
+def test_rule_the_generator_cannot_reproduce_is_refused(
+    make_project: Callable[[str], Path],
+    capsys: pytest.CaptureFixture[str],
+    rule: dict[str, Any],
+    message: str,
+) -> None:
+    project = make_project("single_file")
+    edit(project / "schemas/note.json", lambda d: d.update({"allOf": [rule]}))
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert message in err
+    assert "/allOf/0/" in err
+    assert "(SUPPORTED_RULE)" in err
+
+
+def test_duplicate_id_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    edit(
+        project / "schemas/tools/problem.json",
+        lambda d: d.update({"$id": "https://example.test/tools/base_result.json"}),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "(ID_UNIQUE)" in err
+
+
+def test_title_must_be_a_class_name(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    edit(project / "schemas/note.json", lambda d: d.update({"title": "a note"}))
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "(TITLE_IS_CLASS_NAME)" in err
+
+
+def test_generator_failure_leaves_previous_files_intact(
+    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project("inheritance_rules")
+    assert run(project, "generate")[0] == 0
+    out = project / "expected/golden_contracts"
+    before = {p: p.read_text() for p in out.rglob("*.py")}
+    edit(
+        project / "schemas/tools/problem.json",
+        lambda d: d["properties"]["file"].update({"description": "changed"}),
+    )
+    from codegen import writer
+
+    calls = {"n": 0}
+    real_fdopen = writer.os.fdopen
+
+    def failing_fdopen(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError("disk full")
+        return real_fdopen(*args, **kwargs)
+
+    monkeypatch.setattr(writer.os, "fdopen", failing_fdopen)
+    with pytest.raises(OSError, match="disk full"):
+        main(["--config", str(project / "pyproject.toml"), "generate"], out=io.StringIO())
+    after = {p: p.read_text() for p in out.rglob("*.py")}
+    assert after == before
+    assert not [p for p in out.rglob("*.tmp")]
