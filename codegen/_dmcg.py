@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 import warnings
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ __all__ = ["HEADER_PLACEHOLDER", "dmcg_version", "generate_modules"]
 HEADER_PLACEHOLDER = "# @@maverick-codegen-header@@"
 
 
+@cache
 def dmcg_version() -> str:
     return version("datamodel-code-generator")
 

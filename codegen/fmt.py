@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import tempfile
 from collections.abc import Mapping
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
@@ -21,6 +22,7 @@ LINE_LENGTH = 100
 _SETTINGS = ["--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311"]
 
 
+@cache
 def ruff_version() -> str:
     return version("ruff")
 

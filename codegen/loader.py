@@ -52,6 +52,15 @@ class SchemaFile:
         return (*self.rel.parent.parts, self.rel.stem)
 
     @cached_property
+    def file_refs(self) -> tuple[str, ...]:
+        """Every ``$ref`` of this file that names another file."""
+        return tuple(
+            node["$ref"]
+            for _, node in iter_subschemas(self.data)
+            if isinstance(node.get("$ref"), str) and not node["$ref"].startswith("#")
+        )
+
+    @cached_property
     def digest_text(self) -> bytes:
         return self.text.encode("utf-8")
 
@@ -88,10 +97,7 @@ class SchemaTree:
             if current.rel in seen:
                 continue
             seen[current.rel] = current
-            for _, node in iter_subschemas(current.data):
-                ref = node.get("$ref")
-                if isinstance(ref, str) and not ref.startswith("#"):
-                    pending.append(self.resolve(current, ref)[0])
+            pending.extend(self.resolve(current, ref)[0] for ref in current.file_refs)
         return [seen[rel] for rel in sorted(seen)]
 
 
@@ -183,15 +189,15 @@ def _check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, S
         ref = node.get("$ref")
         if ref is None:
             continue
-        where = schema.loc(f"{pointer}/$ref")
         if not isinstance(ref, str):
-            raise SchemaError("$ref must be a string", where, "REF")
+            raise SchemaError("$ref must be a string", schema.loc(f"{pointer}/$ref"), "REF")
+        where = _LazyLocation(schema, f"{pointer}/$ref")
         parts = urlsplit(ref)
         if parts.scheme or parts.netloc:
             raise SchemaError(
                 f"remote $ref {ref!r} is refused (no network is ever touched): "
                 "reference a file in the schema folder by relative path",
-                where,
+                where.get(),
                 "NO_REMOTE_REF",
             )
         target, _, fragment = ref.partition("#")
@@ -200,19 +206,30 @@ def _check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, S
                 rel = _normalize(schema.rel.parent / target)
             except ValueError:
                 raise SchemaError(
-                    f"$ref {ref!r} escapes the schema folder", where, "REF_INSIDE_TREE"
+                    f"$ref {ref!r} escapes the schema folder", where.get(), "REF_INSIDE_TREE"
                 ) from None
             if rel not in rels:
-                raise SchemaError(f"$ref {ref!r} names no schema file", where, "REF_RESOLVES")
+                raise SchemaError(f"$ref {ref!r} names no schema file", where.get(), "REF_RESOLVES")
             target_file = files[rel]
         else:
             target_file = schema
         if fragment and not _pointer_exists(target_file.data, unquote(fragment)):
             raise SchemaError(
                 f"$ref {ref!r}: {fragment!r} does not exist in {target_file.rel}",
-                where,
+                where.get(),
                 "REF_RESOLVES",
             )
+
+
+@dataclass(frozen=True, slots=True)
+class _LazyLocation:
+    """A location computed only when an error needs it (positions cost a scan of the text)."""
+
+    schema: SchemaFile
+    pointer: str
+
+    def get(self) -> Location:
+        return self.schema.loc(self.pointer)
 
 
 def _pointer_exists(document: Any, pointer: str) -> bool:

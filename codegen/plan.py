@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import pprint
+import json
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
@@ -160,8 +161,17 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
     return contracts
 
 
-def _literal(value: Any) -> str:
-    return pprint.pformat(value, indent=1, width=100, sort_dicts=True)
+def _literal(value: Any, indent: str = "") -> str:
+    """A JSON value as a Python literal, laid out as ruff would (sorted keys, one per line)."""
+    inner = indent + "    "
+    if isinstance(value, dict) and value:
+        items = (f"{inner}{json.dumps(k)}: {_literal(value[k], inner)},\n" for k in sorted(value))
+        return "{\n" + "".join(items) + indent + "}"
+    if isinstance(value, list) and value:
+        return "[\n" + "".join(f"{inner}{_literal(v, inner)},\n" for v in value) + indent + "]"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return json.dumps(value)
 
 
 def _package_inits(
@@ -194,10 +204,32 @@ def build_plan(config: Config) -> Plan:
     """Load, check and render everything; raises :class:`CodegenError` on bad input."""
     tree = load_tree(config.schema_dir)
     contracts = _contracts(config, tree)
-    single = contracts[0].schema.module_parts if len(contracts) == 1 else None
-    modules = generate_modules(
-        config.schema_dir, single_module=(*single[:-1], single[-1] + ".py") if single else None
+    all_header = _header(
+        f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
+        _digest(tree.files, repr(sorted(config.agents.items()))),
     )
+    own = _package_inits(config, tree, contracts, all_header)
+    output_schemas = {
+        c.name: structured_output_schema(tree, c.schema) for c in contracts if c.agents
+    }
+    own.update(_registry_files(contracts, config, output_schemas, all_header))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # ruff runs in its own process: format our files while the generator works.
+        own_formatted = pool.submit(format_python, own)
+        single = contracts[0].schema.module_parts if len(contracts) == 1 else None
+        modules = generate_modules(
+            config.schema_dir,
+            single_module=(*single[:-1], single[-1] + ".py") if single else None,
+        )
+        files = format_python(_postprocess(tree, contracts, modules))
+        files.update(own_formatted.result())
+    return Plan(config, tree, tuple(contracts), files, output_schemas)
+
+
+def _postprocess(
+    tree: SchemaTree, contracts: list[Contract], modules: Mapping[tuple[str, ...], str]
+) -> dict[PurePosixPath, str]:
+    """Our header on each generated module, and its compiled rules inserted."""
     sources: dict[PurePosixPath, str] = {}
     by_module = {
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
@@ -215,17 +247,7 @@ def build_plan(config: Config) -> Plan:
     missing = set(by_module) - set(modules)
     if missing:
         raise CodegenError(f"generator produced no module for {sorted(missing)}")
-    all_header = _header(
-        f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
-        _digest(tree.files, repr(sorted(config.agents.items()))),
-    )
-    sources.update(_package_inits(config, tree, contracts, all_header))
-    output_schemas = {
-        c.name: structured_output_schema(tree, c.schema) for c in contracts if c.agents
-    }
-    sources.update(_registry_files(contracts, config, output_schemas, all_header))
-    files = format_python(sources)
-    return Plan(config, tree, tuple(contracts), files, output_schemas)
+    return sources
 
 
 def _registry_files(

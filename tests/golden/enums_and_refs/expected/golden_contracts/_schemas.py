@@ -22,8 +22,20 @@ SCHEMAS: Mapping[str, Any] = {
         "additionalProperties": False,
         "description": "A review.",
         "examples": [
-            {"labels": {"a": "b"}, "line": "4-5", "severity": "high", "usage": {"input_tokens": 1}},
-            {"line": 7, "severity": "low"},
+            {
+                "labels": {
+                    "a": "b",
+                },
+                "line": "4-5",
+                "severity": "high",
+                "usage": {
+                    "input_tokens": 1,
+                },
+            },
+            {
+                "line": 7,
+                "severity": "low",
+            },
         ],
         "properties": {
             "extra": {
@@ -33,26 +45,47 @@ SCHEMAS: Mapping[str, Any] = {
                 "type": "object",
             },
             "labels": {
-                "additionalProperties": {"type": "string"},
+                "additionalProperties": {
+                    "type": "string",
+                },
                 "default": {},
                 "description": "Labels.",
                 "type": "object",
             },
-            "line": {"description": "Line or range.", "type": ["string", "integer"]},
+            "line": {
+                "description": "Line or range.",
+                "type": [
+                    "string",
+                    "integer",
+                ],
+            },
             "output": {
                 "default": "",
                 "deprecated": True,
                 "description": "Deprecated: raw text.",
                 "type": "string",
             },
-            "severity": {"$ref": "severity.json", "description": "Worst severity."},
+            "severity": {
+                "$ref": "severity.json",
+                "description": "Worst severity.",
+            },
             "usage": {
-                "anyOf": [{"$ref": "usage.json"}, {"type": "null"}],
+                "anyOf": [
+                    {
+                        "$ref": "usage.json",
+                    },
+                    {
+                        "type": "null",
+                    },
+                ],
                 "default": None,
                 "description": "Usage, if known.",
             },
         },
-        "required": ["severity", "line"],
+        "required": [
+            "severity",
+            "line",
+        ],
         "title": "Review",
         "type": "object",
     },
@@ -60,8 +93,13 @@ SCHEMAS: Mapping[str, Any] = {
         "$id": "https://example.test/agents/severity.json",
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "description": "How bad: high or low.",
-        "enum": ["high", "low"],
-        "examples": ["high"],
+        "enum": [
+            "high",
+            "low",
+        ],
+        "examples": [
+            "high",
+        ],
         "title": "Severity",
         "type": "string",
     },
@@ -70,17 +108,31 @@ SCHEMAS: Mapping[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "additionalProperties": False,
         "description": "Token counts.",
-        "examples": [{"cost": 0.1, "input_tokens": 3}],
+        "examples": [
+            {
+                "cost": 0.1,
+                "input_tokens": 3,
+            },
+        ],
         "properties": {
             "cost": {
                 "default": None,
                 "description": "USD.",
                 "minimum": 0,
-                "type": ["number", "null"],
+                "type": [
+                    "number",
+                    "null",
+                ],
             },
-            "input_tokens": {"description": "In.", "minimum": 0, "type": "integer"},
+            "input_tokens": {
+                "description": "In.",
+                "minimum": 0,
+                "type": "integer",
+            },
         },
-        "required": ["input_tokens"],
+        "required": [
+            "input_tokens",
+        ],
         "title": "Usage",
         "type": "object",
     },
@@ -91,25 +143,44 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
         "$defs": {
             "Severity": {
                 "description": "How bad: high or low.",
-                "enum": ["high", "low"],
-                "examples": ["high"],
+                "enum": [
+                    "high",
+                    "low",
+                ],
+                "examples": [
+                    "high",
+                ],
                 "title": "Severity",
                 "type": "string",
             },
             "Usage": {
                 "additionalProperties": False,
                 "description": "Token counts.",
-                "examples": [{"cost": 0.1, "input_tokens": 3}],
+                "examples": [
+                    {
+                        "cost": 0.1,
+                        "input_tokens": 3,
+                    },
+                ],
                 "properties": {
                     "cost": {
                         "default": None,
                         "description": "USD.",
                         "minimum": 0,
-                        "type": ["number", "null"],
+                        "type": [
+                            "number",
+                            "null",
+                        ],
                     },
-                    "input_tokens": {"description": "In.", "minimum": 0, "type": "integer"},
+                    "input_tokens": {
+                        "description": "In.",
+                        "minimum": 0,
+                        "type": "integer",
+                    },
                 },
-                "required": ["input_tokens"],
+                "required": [
+                    "input_tokens",
+                ],
                 "title": "Usage",
                 "type": "object",
             },
@@ -117,8 +188,20 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
         "additionalProperties": False,
         "description": "A review.",
         "examples": [
-            {"labels": {"a": "b"}, "line": "4-5", "severity": "high", "usage": {"input_tokens": 1}},
-            {"line": 7, "severity": "low"},
+            {
+                "labels": {
+                    "a": "b",
+                },
+                "line": "4-5",
+                "severity": "high",
+                "usage": {
+                    "input_tokens": 1,
+                },
+            },
+            {
+                "line": 7,
+                "severity": "low",
+            },
         ],
         "properties": {
             "extra": {
@@ -128,27 +211,48 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
                 "type": "object",
             },
             "labels": {
-                "additionalProperties": {"type": "string"},
+                "additionalProperties": {
+                    "type": "string",
+                },
                 "default": {},
                 "description": "Labels.",
                 "type": "object",
             },
-            "line": {"description": "Line or range.", "type": ["string", "integer"]},
+            "line": {
+                "description": "Line or range.",
+                "type": [
+                    "string",
+                    "integer",
+                ],
+            },
             "output": {
                 "default": "",
                 "deprecated": True,
                 "description": "Deprecated: raw text.",
                 "type": "string",
             },
-            "severity": {"$ref": "#/$defs/Severity", "description": "Worst severity."},
+            "severity": {
+                "$ref": "#/$defs/Severity",
+                "description": "Worst severity.",
+            },
             "usage": {
-                "anyOf": [{"$ref": "#/$defs/Usage"}, {"type": "null"}],
+                "anyOf": [
+                    {
+                        "$ref": "#/$defs/Usage",
+                    },
+                    {
+                        "type": "null",
+                    },
+                ],
                 "default": None,
                 "description": "Usage, if known.",
             },
         },
-        "required": ["severity", "line"],
+        "required": [
+            "severity",
+            "line",
+        ],
         "title": "Review",
         "type": "object",
-    }
+    },
 }

@@ -22,24 +22,56 @@ SCHEMAS: Mapping[str, Any] = {
         "allOf": [
             {
                 "description": "When success is false, error must be a non-empty string.",
-                "if": {"properties": {"success": {"const": False}}, "required": ["success"]},
-                "then": {
-                    "properties": {"error": {"minLength": 1, "type": "string"}},
-                    "required": ["error"],
+                "if": {
+                    "properties": {
+                        "success": {
+                            "const": False,
+                        },
+                    },
+                    "required": [
+                        "success",
+                    ],
                 },
-            }
+                "then": {
+                    "properties": {
+                        "error": {
+                            "minLength": 1,
+                            "type": "string",
+                        },
+                    },
+                    "required": [
+                        "error",
+                    ],
+                },
+            },
         ],
         "description": "Base of every result.",
-        "examples": [{"success": True}, {"error": "boom", "success": False}],
+        "examples": [
+            {
+                "success": True,
+            },
+            {
+                "error": "boom",
+                "success": False,
+            },
+        ],
         "properties": {
             "error": {
                 "default": None,
                 "description": "What went wrong.",
-                "type": ["string", "null"],
+                "type": [
+                    "string",
+                    "null",
+                ],
             },
-            "success": {"description": "Whether it worked.", "type": "boolean"},
+            "success": {
+                "description": "Whether it worked.",
+                "type": "boolean",
+            },
         },
-        "required": ["success"],
+        "required": [
+            "success",
+        ],
         "title": "BaseResult",
         "type": "object",
     },
@@ -47,42 +79,95 @@ SCHEMAS: Mapping[str, Any] = {
         "$defs": {
             "CheckStatus": {
                 "description": "PASS or FAIL.",
-                "enum": ["PASS", "FAIL"],
+                "enum": [
+                    "PASS",
+                    "FAIL",
+                ],
                 "title": "CheckStatus",
                 "type": "string",
-            }
+            },
         },
         "$id": "https://example.test/tools/check_result.json",
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "allOf": [
-            {"$ref": "base_result.json"},
+            {
+                "$ref": "base_result.json",
+            },
             {
                 "description": "When status is PASS, problems must be empty.",
-                "if": {"properties": {"status": {"const": "PASS"}}, "required": ["status"]},
-                "then": {"properties": {"problems": {"maxItems": 0}}},
+                "if": {
+                    "properties": {
+                        "status": {
+                            "const": "PASS",
+                        },
+                    },
+                    "required": [
+                        "status",
+                    ],
+                },
+                "then": {
+                    "properties": {
+                        "problems": {
+                            "maxItems": 0,
+                        },
+                    },
+                },
             },
             {
                 "description": "When status is FAIL, at least one problem must be listed.",
-                "if": {"properties": {"status": {"const": "FAIL"}}, "required": ["status"]},
-                "then": {"properties": {"problems": {"minItems": 1}}, "required": ["problems"]},
+                "if": {
+                    "properties": {
+                        "status": {
+                            "const": "FAIL",
+                        },
+                    },
+                    "required": [
+                        "status",
+                    ],
+                },
+                "then": {
+                    "properties": {
+                        "problems": {
+                            "minItems": 1,
+                        },
+                    },
+                    "required": [
+                        "problems",
+                    ],
+                },
             },
         ],
         "description": "A check's verdict.",
         "examples": [
-            {"problems": [], "score": 100, "status": "PASS", "success": True},
             {
-                "problems": [{"file": "a.py", "line": 3}],
+                "problems": [],
+                "score": 100,
+                "status": "PASS",
+                "success": True,
+            },
+            {
+                "problems": [
+                    {
+                        "file": "a.py",
+                        "line": 3,
+                    },
+                ],
                 "score": 50.5,
                 "status": "FAIL",
                 "success": True,
             },
-            {"error": "no such path", "success": False},
+            {
+                "error": "no such path",
+                "success": False,
+            },
         ],
         "properties": {
             "problems": {
                 "default": [],
                 "description": "Problems found.",
-                "items": {"$ref": "problem.json"},
+                "items": {
+                    "$ref": "problem.json",
+                },
                 "type": "array",
             },
             "score": {
@@ -90,10 +175,20 @@ SCHEMAS: Mapping[str, Any] = {
                 "description": "Percentage passed.",
                 "maximum": 100,
                 "minimum": 0,
-                "type": ["number", "null"],
+                "type": [
+                    "number",
+                    "null",
+                ],
             },
             "status": {
-                "anyOf": [{"$ref": "#/$defs/CheckStatus"}, {"type": "null"}],
+                "anyOf": [
+                    {
+                        "$ref": "#/$defs/CheckStatus",
+                    },
+                    {
+                        "type": "null",
+                    },
+                ],
                 "default": None,
                 "description": "The verdict.",
             },
@@ -107,12 +202,27 @@ SCHEMAS: Mapping[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "additionalProperties": False,
         "description": "One problem.",
-        "examples": [{"file": "a.py", "line": 1}],
+        "examples": [
+            {
+                "file": "a.py",
+                "line": 1,
+            },
+        ],
         "properties": {
-            "file": {"description": "File path.", "type": "string"},
-            "line": {"description": "1-based line.", "minimum": 1, "type": "integer"},
+            "file": {
+                "description": "File path.",
+                "type": "string",
+            },
+            "line": {
+                "description": "1-based line.",
+                "minimum": 1,
+                "type": "integer",
+            },
         },
-        "required": ["file", "line"],
+        "required": [
+            "file",
+            "line",
+        ],
         "title": "Problem",
         "type": "object",
     },
@@ -126,77 +236,174 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
                     {
                         "description": "When success is false, error must be a non-empty string.",
                         "if": {
-                            "properties": {"success": {"const": False}},
-                            "required": ["success"],
+                            "properties": {
+                                "success": {
+                                    "const": False,
+                                },
+                            },
+                            "required": [
+                                "success",
+                            ],
                         },
                         "then": {
-                            "properties": {"error": {"minLength": 1, "type": "string"}},
-                            "required": ["error"],
+                            "properties": {
+                                "error": {
+                                    "minLength": 1,
+                                    "type": "string",
+                                },
+                            },
+                            "required": [
+                                "error",
+                            ],
                         },
-                    }
+                    },
                 ],
                 "description": "Base of every result.",
-                "examples": [{"success": True}, {"error": "boom", "success": False}],
+                "examples": [
+                    {
+                        "success": True,
+                    },
+                    {
+                        "error": "boom",
+                        "success": False,
+                    },
+                ],
                 "properties": {
                     "error": {
                         "default": None,
                         "description": "What went wrong.",
-                        "type": ["string", "null"],
+                        "type": [
+                            "string",
+                            "null",
+                        ],
                     },
-                    "success": {"description": "Whether it worked.", "type": "boolean"},
+                    "success": {
+                        "description": "Whether it worked.",
+                        "type": "boolean",
+                    },
                 },
-                "required": ["success"],
+                "required": [
+                    "success",
+                ],
                 "title": "BaseResult",
                 "type": "object",
             },
             "CheckStatus": {
                 "description": "PASS or FAIL.",
-                "enum": ["PASS", "FAIL"],
+                "enum": [
+                    "PASS",
+                    "FAIL",
+                ],
                 "title": "CheckStatus",
                 "type": "string",
             },
             "Problem": {
                 "additionalProperties": False,
                 "description": "One problem.",
-                "examples": [{"file": "a.py", "line": 1}],
+                "examples": [
+                    {
+                        "file": "a.py",
+                        "line": 1,
+                    },
+                ],
                 "properties": {
-                    "file": {"description": "File path.", "type": "string"},
-                    "line": {"description": "1-based line.", "minimum": 1, "type": "integer"},
+                    "file": {
+                        "description": "File path.",
+                        "type": "string",
+                    },
+                    "line": {
+                        "description": "1-based line.",
+                        "minimum": 1,
+                        "type": "integer",
+                    },
                 },
-                "required": ["file", "line"],
+                "required": [
+                    "file",
+                    "line",
+                ],
                 "title": "Problem",
                 "type": "object",
             },
         },
         "allOf": [
-            {"$ref": "#/$defs/BaseResult"},
+            {
+                "$ref": "#/$defs/BaseResult",
+            },
             {
                 "description": "When status is PASS, problems must be empty.",
-                "if": {"properties": {"status": {"const": "PASS"}}, "required": ["status"]},
-                "then": {"properties": {"problems": {"maxItems": 0}}},
+                "if": {
+                    "properties": {
+                        "status": {
+                            "const": "PASS",
+                        },
+                    },
+                    "required": [
+                        "status",
+                    ],
+                },
+                "then": {
+                    "properties": {
+                        "problems": {
+                            "maxItems": 0,
+                        },
+                    },
+                },
             },
             {
                 "description": "When status is FAIL, at least one problem must be listed.",
-                "if": {"properties": {"status": {"const": "FAIL"}}, "required": ["status"]},
-                "then": {"properties": {"problems": {"minItems": 1}}, "required": ["problems"]},
+                "if": {
+                    "properties": {
+                        "status": {
+                            "const": "FAIL",
+                        },
+                    },
+                    "required": [
+                        "status",
+                    ],
+                },
+                "then": {
+                    "properties": {
+                        "problems": {
+                            "minItems": 1,
+                        },
+                    },
+                    "required": [
+                        "problems",
+                    ],
+                },
             },
         ],
         "description": "A check's verdict.",
         "examples": [
-            {"problems": [], "score": 100, "status": "PASS", "success": True},
             {
-                "problems": [{"file": "a.py", "line": 3}],
+                "problems": [],
+                "score": 100,
+                "status": "PASS",
+                "success": True,
+            },
+            {
+                "problems": [
+                    {
+                        "file": "a.py",
+                        "line": 3,
+                    },
+                ],
                 "score": 50.5,
                 "status": "FAIL",
                 "success": True,
             },
-            {"error": "no such path", "success": False},
+            {
+                "error": "no such path",
+                "success": False,
+            },
         ],
         "properties": {
             "problems": {
                 "default": [],
                 "description": "Problems found.",
-                "items": {"$ref": "#/$defs/Problem"},
+                "items": {
+                    "$ref": "#/$defs/Problem",
+                },
                 "type": "array",
             },
             "score": {
@@ -204,10 +411,20 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
                 "description": "Percentage passed.",
                 "maximum": 100,
                 "minimum": 0,
-                "type": ["number", "null"],
+                "type": [
+                    "number",
+                    "null",
+                ],
             },
             "status": {
-                "anyOf": [{"$ref": "#/$defs/CheckStatus"}, {"type": "null"}],
+                "anyOf": [
+                    {
+                        "$ref": "#/$defs/CheckStatus",
+                    },
+                    {
+                        "type": "null",
+                    },
+                ],
                 "default": None,
                 "description": "The verdict.",
             },
@@ -215,5 +432,5 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
         "title": "CheckResult",
         "type": "object",
         "unevaluatedProperties": False,
-    }
+    },
 }

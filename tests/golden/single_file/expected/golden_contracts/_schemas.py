@@ -21,20 +21,35 @@ SCHEMAS: Mapping[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "additionalProperties": False,
         "description": "A note.",
-        "examples": [{"tags": ["a"], "text": "hi"}],
+        "examples": [
+            {
+                "tags": [
+                    "a",
+                ],
+                "text": "hi",
+            },
+        ],
         "properties": {
             "tags": {
                 "default": [],
                 "description": "Tags.",
-                "items": {"type": "string"},
+                "items": {
+                    "type": "string",
+                },
                 "type": "array",
             },
-            "text": {"description": "The text.", "minLength": 1, "type": "string"},
+            "text": {
+                "description": "The text.",
+                "minLength": 1,
+                "type": "string",
+            },
         },
-        "required": ["text"],
+        "required": [
+            "text",
+        ],
         "title": "Note",
         "type": "object",
-    }
+    },
 }
 
 OUTPUT_SCHEMAS: Mapping[str, Any] = {}
