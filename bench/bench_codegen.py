@@ -83,7 +83,7 @@ SAME_OPTIONS = [
     "--use-standard-collections", "--use-union-operator", "--use-double-quotes",
     "--use-exact-imports", "--strict-nullable", "--strict-types", "str", "int", "float", "bool",
     "--enable-faux-immutability", "--capitalise-enum-members", "--keep-model-order",
-    "--strict-refs", "--builtin-format-line-length", "100",
+    "--strict-refs",
 ]  # fmt: skip
 
 

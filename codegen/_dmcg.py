@@ -61,6 +61,7 @@ def generate_modules(
         "strict_types": ["str", "int", "float", "bool"],
         "enable_faux_immutability": True,
         "capitalise_enum_members": True,
+        "deserialize_default_values": ["enum"],
         "keep_model_order": True,
         "strict_refs": True,
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -55,6 +55,13 @@ class Contract:
     @property
     def schema_id(self) -> str:
         return self.schema.schema_id
+
+    @property
+    def exports(self) -> tuple[str, ...]:
+        """The public classes of its module: the contract and its titled ``$defs`` entries."""
+        defs = self.schema.data.get("$defs") or {}
+        titles = sorted(d["title"] for d in defs.values() if isinstance(d.get("title"), str))
+        return (self.name, *titles)
 
 
 @dataclass(frozen=True)
@@ -187,17 +194,24 @@ def _package_inits(
     for folder, members in folders.items():
         if folder == PurePosixPath("."):
             continue
-        imports = [
-            {"module": "." + c.schema.rel.stem, "name": c.name}
-            for c in sorted(members, key=lambda c: c.name)
-        ]
+        imports = _export_imports(members, lambda c: "." + c.schema.rel.stem)
         files[folder / "__init__.py"] = template.render(
             header=header,
             docstring=f"Contracts generated from schemas/{folder.as_posix()}/.",
             imports=imports,
-            names=sorted(c.name for c in members),
+            names=sorted(item["name"] for item in imports),
         )
     return files
+
+
+def _export_imports(
+    contracts: Iterable[Contract], module: Callable[[Contract], str]
+) -> list[dict[str, str]]:
+    return [
+        {"module": module(c), "name": name}
+        for c in sorted(contracts, key=lambda c: c.name)
+        for name in c.exports
+    ]
 
 
 def build_plan(config: Config) -> Plan:
@@ -270,29 +284,19 @@ def _registry_files(
         schemas=_literal({c.schema_id: c.schema.data for c in ordered}),
         output_schemas=_literal(dict(output_schemas)),
     )
+    registry_names = ("AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema")
+    top_imports = [
+        *_export_imports(ordered, lambda c: "." + ".".join(c.schema.module_parts)),
+        *({"module": "._registry", "name": n} for n in (*registry_names, "output_format")),
+    ]
     top = env.get_template("package_init.py.j2").render(
         header=header,
         docstring=(
             "Every generated contract, and the registry. Generated from the schema folder: "
             "never edit; change a schema, then run `make generate`."
         ),
-        imports=[
-            *imports,
-            *(
-                {"module": "._registry", "name": name}
-                for name in (
-                    "AGENT_CONTRACTS",
-                    "CONTRACTS",
-                    "ContractInfo",
-                    "canonical_schema",
-                    "output_format",
-                )
-            ),
-        ],
-        names=sorted(
-            [c.name for c in ordered]
-            + ["AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format"]
-        ),
+        imports=top_imports,
+        names=sorted(item["name"] for item in top_imports),
     )
     return {
         PurePosixPath("_registry.py"): registry,

@@ -86,6 +86,8 @@ def _check_node(schema: SchemaFile, node: Any, pointer: str, *, root: bool = Fal
                     "only 'unevaluatedProperties: false' beside an allOf $ref base is supported",
                 )  # fmt: skip
             continue
+        if key == "type" and isinstance(value, list):
+            _check_type_union(schema, node, here)
         if key not in TYPE_KEYWORDS and key not in ROOT_ONLY:
             why = WHY.get(key) or (
                 "extension keywords are not passed to every consumer"
@@ -94,6 +96,23 @@ def _check_node(schema: SchemaFile, node: Any, pointer: str, *, root: bool = Fal
             )
             raise _refuse(schema, here, key, why)
         _check_children(schema, key, value, here)
+
+
+_PER_TYPE = frozenset(
+    {"minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+     "multipleOf", "minItems", "maxItems", "items"}
+)  # fmt: skip
+
+
+def _check_type_union(schema: SchemaFile, node: dict[str, Any], here: str) -> None:
+    kinds = [t for t in node["type"] if t != "null"]
+    constrained = sorted(_PER_TYPE & set(node))
+    if len(kinds) > 1 and constrained:
+        raise _refuse(
+            schema, here.rsplit("/", 1)[0] + "/" + constrained[0], constrained[0],
+            f"constraints beside the type union {node['type']} would generate untyped "
+            "constr()/conint() annotations: drop the constraint or use a single type",
+        )  # fmt: skip
 
 
 def _has_ref_base(node: dict[str, Any]) -> bool:

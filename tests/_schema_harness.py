@@ -52,7 +52,7 @@ def model_accepts(model: type[Any], document: Any) -> tuple[bool, bool]:
 
 
 def rule_properties(data: dict[str, Any]) -> set[str]:
-    """Every property named anywhere in a contract's rules."""
+    """Every property named anywhere in the rules of ``data`` (a contract or its bases)."""
     names: set[str] = set()
 
     def walk(node: Any) -> None:
@@ -89,6 +89,17 @@ def _constants(node: Any) -> list[Any]:
         for value in node:
             found.extend(_constants(value))
     return found
+
+
+def rules_with_bases(tree: SchemaTree, title: str) -> dict[str, Any]:
+    """A pseudo-document whose ``allOf`` holds the rules of a contract and of its bases."""
+    schema = tree.by_title[title]
+    rules = [rule for _, rule in find_rules(schema.data)]
+    for entry in schema.data.get("allOf") or []:
+        if isinstance(entry, dict) and "$ref" in entry:
+            base = tree.resolve(schema, entry["$ref"])[0]
+            rules += rules_with_bases(tree, base.title)["allOf"]
+    return {"allOf": rules}
 
 
 def candidate_values(data: dict[str, Any], examples: list[Any], name: str) -> list[Any]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests._schema_harness import load, model_accepts, mutations, validator_for
+from tests._schema_harness import load, model_accepts, mutations, rules_with_bases, validator_for
 from tests.conftest import GOLDEN
 
 CASE = GOLDEN / "inheritance_rules"
@@ -33,11 +33,11 @@ def golden_package() -> Iterator[object]:
 @pytest.mark.parametrize("title", ["BaseResult", "CheckResult"])
 def test_rule_verdicts_agree(title: str, golden_package: object) -> None:
     tree = load(CASE / "schemas")
-    data = tree.by_title[title].data
+    rules = rules_with_bases(tree, title)
     model = getattr(golden_package, title)
     validator = validator_for(tree, title)
     accepted = rejected = 0
-    for document in mutations(data, data["examples"]):
+    for document in mutations(rules, tree.by_title[title].data["examples"]):
         expected = validator.is_valid(document)
         from_json, from_python = model_accepts(model, document)
         assert from_json == expected, (document, list(validator.iter_errors(document)))

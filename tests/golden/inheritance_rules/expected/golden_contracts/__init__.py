@@ -5,7 +5,7 @@
 
 from ._registry import AGENT_CONTRACTS, CONTRACTS, ContractInfo, canonical_schema, output_format
 from .tools.base_result import BaseResult
-from .tools.check_result import CheckResult
+from .tools.check_result import CheckResult, CheckStatus
 from .tools.problem import Problem
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "BaseResult",
     "CONTRACTS",
     "CheckResult",
+    "CheckStatus",
     "ContractInfo",
     "Problem",
     "canonical_schema",

@@ -4,11 +4,12 @@
 """Contracts generated from schemas/tools/."""
 
 from .base_result import BaseResult
-from .check_result import CheckResult
+from .check_result import CheckResult, CheckStatus
 from .problem import Problem
 
 __all__ = [
     "BaseResult",
     "CheckResult",
+    "CheckStatus",
     "Problem",
 ]
