@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -18,6 +19,15 @@ from codegen.errors import CodegenError
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its help line, how it adds its options, and what it runs."""
+
+    help: str
+    run: Callable[[argparse.Namespace, Config, TextIO], int]
+    options: Callable[[argparse.ArgumentParser], None] = lambda parser: None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,15 +43,12 @@ def _parser() -> argparse.ArgumentParser:
         help="pyproject.toml holding [tool.maverick-codegen] (default: ./pyproject.toml)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("generate", help="write the generated code and remove stale files")
-    check = commands.add_parser("check", help="fail (exit 1) when generated code has drifted")
-    check.add_argument(
-        "--no-cache", action="store_true", help="always regenerate in memory and compare"
-    )
+    for name, command in COMMANDS.items():
+        command.options(commands.add_parser(name, help=command.help, description=command.help))
     return parser
 
 
-def _generate(config: Config, out: TextIO) -> int:
+def _generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.plan import build_plan  # noqa: PLC0415
     from codegen.writer import write_files  # noqa: PLC0415
 
@@ -60,13 +67,19 @@ def _generate(config: Config, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _check(config: Config, out: TextIO, *, use_cache: bool) -> int:
+def _check_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-cache", action="store_true", help="always regenerate in memory and compare"
+    )
+
+
+def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen import drift  # noqa: PLC0415
 
     key = drift.fast_check_key(config)
     stamp = drift.read_stamp(config)
     if (
-        use_cache
+        not args.no_cache
         and stamp.get("inputs") == key
         and stamp.get("outputs") == drift.outputs_digest(config.output_dir)
     ):
@@ -99,15 +112,22 @@ def _check(config: Config, out: TextIO, *, use_cache: bool) -> int:
     return EXIT_FINDINGS
 
 
+# One row per subcommand; each command's code is imported only when it runs.
+COMMANDS: dict[str, Command] = {
+    "generate": Command("write the generated code and remove stale generated files", _generate),
+    "check": Command(
+        "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
+    ),
+}
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
         config = load_config(args.config)
-        if args.command == "generate":
-            return _generate(config, out)
-        return _check(config, out, use_cache=not args.no_cache)
+        return COMMANDS[args.command].run(args, config, out)
     except CodegenError as exc:
         print(f"error: {exc}" if exc.location is None else str(exc), file=sys.stderr)
         return EXIT_ERROR
