@@ -44,8 +44,8 @@ def generate_modules(
         "output_model_type": "pydantic_v2.BaseModel",
         "target_python_version": "3.11",
         "schema_version": "2020-12",
-        "formatters": ["builtin"],
-        "builtin_format_line_length": 100,
+        # No formatter here: codegen.fmt formats everything once, with the pinned ruff.
+        "formatters": [],
         "custom_file_header": HEADER_PLACEHOLDER,
         "disable_timestamp": True,
         "allow_remote_refs": False,
@@ -66,8 +66,8 @@ def generate_modules(
         "strict_refs": True,
     }
     try:
-        # The formatter would read [tool.black]/[tool.ruff] from the caller's directory:
-        # point it at an empty folder so that the output never depends on where we run.
+        # The generator reads settings (black, isort, ruff tables) from the caller's
+        # directory: point it at an empty folder so that the output never depends on it.
         with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as neutral:
             options["settings_path"] = Path(neutral)
             with warnings.catch_warnings():
