@@ -5,6 +5,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 CORE   := $(VENV)/.installed-core
 DEV    := $(VENV)/.installed-dev
+# The TypeScript consumer test's packages: `npm ci` when missing or when the lock file changed.
+TS_CONSUMER  := tests/consumers/typescript
+NODE_MODULES := $(TS_CONSUMER)/node_modules/.maverick-npm-ci
+EXPORT_OUT   ?= export
 
 .PHONY: generate check lint test bench clean-venv
 
@@ -20,22 +24,39 @@ $(DEV): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(CORE) $@
 
-## generate: regenerate src/maverick/contracts/ from schemas/ (removes stale generated files)
+$(NODE_MODULES): $(TS_CONSUMER)/package.json $(TS_CONSUMER)/package-lock.json
+	npm ci --prefix $(TS_CONSUMER) --no-audit --no-fund
+	touch $@
+
+## generate: regenerate src/maverick/contracts/, docs/contracts.md and export/ from schemas/
 generate: $(CORE)
 	$(PY) -m codegen generate
+
+## export: write the export for consumers that are not Python to $(EXPORT_OUT) (make export EXPORT_OUT=dir)
+.PHONY: export
+export: $(CORE)
+	$(PY) -m codegen export --out $(EXPORT_OUT)
 
 ## check: fail when generated code has drifted from the schemas
 check: $(CORE)
 	$(PY) -m codegen check
 
-## lint: ruff (lint and format check) and mypy --strict over src/ and codegen/
+## breaking: fail when the schemas changed incompatibly since AGAINST (a git revision; default:
+## the upstream branch if one is configured, else HEAD), e.g. make breaking AGAINST=main
+.PHONY: breaking
+breaking: $(CORE)
+	$(PY) -m codegen breaking $(if $(AGAINST),--against $(AGAINST))
+
+## lint: the schema lint (maverick-codegen lint), ruff (lint and format check), mypy --strict
 lint: $(DEV)
+	$(PY) -m codegen lint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
 
-## test: the drift check, lint, then the whole test suite (pytest's "no tests ran" fails)
-test: $(DEV)
+## test: the schema lint, the drift check, lint, then the whole test suite (pytest's "no tests ran" fails)
+test: $(DEV) $(NODE_MODULES)
+	$(PY) -m codegen lint
 	$(PY) -m codegen check
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest; rc=$$?; \

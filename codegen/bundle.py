@@ -1,23 +1,32 @@
 """Derive the structured-output form of a contract from its canonical schema.
 
-The Claude CLI validates an ``output_format`` schema on its own, without our files: it must be
-one self-contained object schema. Every file the contract references is embedded under
-``$defs`` by title and each ``$ref`` is rewritten to point there; ``$schema`` and ``$id`` are
-dropped (the embedded documents must not look like separate resources to the validator).
+The Claude CLI validates an ``output_format`` schema with Ajv (draft-07, strict mode) and the
+Anthropic API judges it as draft 2020-12 (see docs/claude-cli-structured-output.md), without
+our files. So the form is one self-contained object schema in the vocabulary both accept:
+
+* every referenced file, and every ``$defs`` entry of any file, becomes one entry of a single
+  top-level ``$defs`` (named by its title), and each ``$ref`` becomes ``#/$defs/<Title>``;
+* ``$schema``, ``$id`` and ``$comment`` are dropped (``$schema`` 2020-12 is fatal to the CLI);
+* it must stay well under the 128 KiB a single command-line argument may hold.
+
 Unknown keywords never reach this point: :mod:`codegen.support` refuses them.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from codegen.errors import SchemaError
+from codegen.jsonpos import escape_pointer
 from codegen.loader import SchemaFile, SchemaTree, iter_subschemas
 
-__all__ = ["structured_output_schema"]
+__all__ = ["MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
 
 _DROPPED = ("$schema", "$id", "$comment")
+# The SDK passes the schema as one argv entry; Linux refuses one over 131072 bytes.
+MAX_OUTPUT_SCHEMA_BYTES = 100_000
 
 
 def structured_output_schema(tree: SchemaTree, contract: SchemaFile) -> dict[str, Any]:
@@ -29,31 +38,72 @@ def structured_output_schema(tree: SchemaTree, contract: SchemaFile) -> dict[str
             contract.loc("/type"),
             "OBJECT_ROOT",
         )
-    closure = [f for f in tree.closure(contract) if f is not contract]
-    prefix = {f.rel: f"#/$defs/{f.title}" for f in closure}
-    prefix[contract.rel] = "#"
-    root = _rewrite(tree, contract, prefix)
-    defs = dict(root.get("$defs", {}))
-    for other in closure:
-        if other.title in defs:
-            raise SchemaError(
-                f"{other.title!r} clashes with a $defs entry of the same name",
-                contract.loc("/$defs"),
-                "OUTPUT_FORMAT",
+    names = _names(tree, contract)
+    root = _rewrite(tree, contract, names)
+    defs: dict[str, Any] = {}
+    for schema in tree.closure(contract):
+        for key, entry in (schema.data.get("$defs") or {}).items():
+            defs[names[schema.rel.as_posix(), f"/$defs/{escape_pointer(key)}"]] = _rewrite(
+                tree, schema, names, entry
             )
-        defs[other.title] = _rewrite(tree, other, prefix)
+        if schema is not contract:
+            defs[names[schema.rel.as_posix(), ""]] = _rewrite(tree, schema, names)
     if defs:
-        root["$defs"] = defs
+        root["$defs"] = dict(sorted(defs.items()))
+    size = len(json.dumps(root).encode("utf-8"))
+    if size > MAX_OUTPUT_SCHEMA_BYTES:
+        raise SchemaError(
+            f"the structured-output schema of {contract.title} is {size} bytes; the Claude CLI "
+            f"takes it as one command-line argument: keep it under {MAX_OUTPUT_SCHEMA_BYTES}",
+            contract.loc(),
+            "OUTPUT_FORMAT_SIZE",
+        )
     return root
 
 
-def _rewrite(tree: SchemaTree, schema: SchemaFile, prefix: dict[Any, str]) -> dict[str, Any]:
-    document = copy.deepcopy(schema.data)
-    for key in _DROPPED:
+def _names(tree: SchemaTree, contract: SchemaFile) -> dict[tuple[str, str], str]:
+    """A top-level ``$defs`` name for every file and ``$defs`` entry the contract reaches."""
+    names: dict[tuple[str, str], str] = {}
+    owners: dict[str, str] = {}
+    for schema in tree.closure(contract):
+        targets = [("", schema.title)] if schema is not contract else []
+        for key, entry in (schema.data.get("$defs") or {}).items():
+            title = entry.get("title") if isinstance(entry, dict) else None
+            targets.append((f"/$defs/{escape_pointer(key)}", title or key))
+        for pointer, name in targets:
+            where = f"{schema.rel}#{pointer}"
+            if name in owners:
+                raise SchemaError(
+                    f"{where} and {owners[name]} would share the name {name!r} in the "
+                    "structured-output schema: give one a different title",
+                    schema.loc(pointer),
+                    "OUTPUT_FORMAT",
+                )
+            owners[name] = where
+            names[schema.rel.as_posix(), pointer] = name
+    return names
+
+
+def _rewrite(
+    tree: SchemaTree,
+    schema: SchemaFile,
+    names: dict[tuple[str, str], str],
+    node: Any = None,
+) -> dict[str, Any]:
+    document = copy.deepcopy(schema.data if node is None else node)
+    for key in (*_DROPPED, "$defs"):
         document.pop(key, None)
-    for _, node in iter_subschemas(document):
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            target, fragment = tree.resolve(schema, ref)
-            node["$ref"] = prefix[target.rel] + fragment if fragment else prefix[target.rel]
+    for pointer, sub in iter_subschemas(document):
+        ref = sub.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        target, fragment = tree.resolve(schema, ref)
+        if (target.rel.as_posix(), fragment) not in names and fragment:
+            raise SchemaError(
+                f"$ref {ref!r}: only whole files and $defs entries can be referenced",
+                schema.loc(pointer),
+                "OUTPUT_FORMAT",
+            )
+        name = names.get((target.rel.as_posix(), fragment))
+        sub["$ref"] = "#" if name is None else f"#/$defs/{name}"
     return document

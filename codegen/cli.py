@@ -10,11 +10,22 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from codegen import __version__
 from codegen.config import Config, load_config
 from codegen.errors import CodegenError
+from codegen.governance_cli import (
+    breaking_options,
+    format_option,
+    rules_options,
+    run_breaking,
+    run_lint,
+    run_rules,
+)
+
+if TYPE_CHECKING:
+    from codegen.writer import WriteReport
 
 __all__ = ["main"]
 
@@ -50,21 +61,24 @@ def _parser() -> argparse.ArgumentParser:
 
 def _generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.plan import build_plan  # noqa: PLC0415
-    from codegen.writer import write_files  # noqa: PLC0415
+    from codegen.writer import write_outputs  # noqa: PLC0415
 
     plan = build_plan(config)
-    report = write_files(config.output_dir, plan.files)
-    shown = config.display(config.output_dir)
-    for rel in report.written:
-        print(f"wrote {shown}/{rel}", file=out)
-    for rel in report.removed:
-        print(f"removed stale {shown}/{rel}", file=out)
+    report = write_outputs(plan.outputs)
+    _print_report(report, out)
     print(
         f"{len(plan.contracts)} contracts: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
         file=out,
     )
     return EXIT_OK
+
+
+def _print_report(report: WriteReport, out: TextIO) -> None:
+    for path in report.written:
+        print(f"wrote {path}", file=out)
+    for path in report.removed:
+        print(f"removed stale {path}", file=out)
 
 
 def _check_options(parser: argparse.ArgumentParser) -> None:
@@ -75,41 +89,79 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen import drift  # noqa: PLC0415
+    from codegen.targets import targets_of  # noqa: PLC0415
 
-    key = drift.fast_check_key(config)
+    targets = targets_of(config)
+    key = drift.fast_check_key(config, targets)
     stamp = drift.read_stamp(config)
     if (
         not args.no_cache
         and stamp.get("inputs") == key
-        and stamp.get("outputs") == drift.outputs_digest(config.output_dir)
+        and stamp.get("outputs") == drift.outputs_digest(targets)
     ):
         print("generated code is up to date (inputs and outputs unchanged)", file=out)
         return EXIT_OK
     from codegen.plan import build_plan  # noqa: PLC0415
 
     plan = build_plan(config)
-    shown = config.display(config.output_dir)
-    result = drift.compare(config.output_dir, plan.files, shown)
+    result = drift.compare(plan.outputs)
     if result.clean:
-        drift.write_stamp(
-            config, {"inputs": key, "outputs": drift.outputs_digest(config.output_dir)}
-        )
-        print(f"generated code is up to date ({len(plan.files)} files)", file=out)
+        drift.write_stamp(config, {"inputs": key, "outputs": drift.outputs_digest(targets)})
+        count = sum(len(output.files) for output in plan.outputs)
+        print(f"generated code is up to date ({count} files)", file=out)
         return EXIT_OK
-    for rel, diff in result.changed.items():
-        print(f"changed: {shown}/{rel}", file=out)
+    for path, diff in result.changed.items():
+        print(f"changed: {path}", file=out)
         out.write(diff)
-    for rel in result.missing:
-        print(f"missing: {shown}/{rel}", file=out)
-    for rel in result.stale:
-        print(f"stale: {shown}/{rel} (its schema is gone)", file=out)
-    for rel in result.foreign:
+    for path in result.missing:
+        print(f"missing: {path}", file=out)
+    for path in result.stale:
+        print(f"stale: {path} (its schema is gone)", file=out)
+    for path in result.foreign:
         print(
-            f"hand-written: {shown}/{rel} (the generated folder holds generated code only)",
+            f"hand-written: {path} (the generated folder holds generated files only)",
             file=out,
         )
     print("generated code has drifted from the schemas; fix it with: make generate", file=out)
     return EXIT_FINDINGS
+
+
+def _export_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder to write the export to (default: export_dir of [tool.maverick-codegen])",
+    )
+
+
+def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.plan import build_plan  # noqa: PLC0415
+    from codegen.targets import Output, export_target  # noqa: PLC0415
+    from codegen.writer import write_outputs  # noqa: PLC0415
+
+    folder = args.out if args.out is not None else config.export_dir
+    if folder is None:
+        raise CodegenError(
+            "export needs --out DIR (or export_dir in [tool.maverick-codegen])", rule="CONFIG"
+        )
+    resolved = folder.resolve()
+    for name in ("schema_dir", "output_dir"):
+        other = getattr(config, name).resolve()
+        if resolved.is_relative_to(other) or other.is_relative_to(resolved):
+            raise CodegenError(
+                f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
+            )
+    plan = build_plan(config)
+    target = export_target(folder, folder.as_posix())
+    report = write_outputs([Output(target, plan.export_files)])
+    _print_report(report, out)
+    print(
+        f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "
+        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
+        file=out,
+    )
+    return EXIT_OK
 
 
 # One row per subcommand; each command's code is imported only when it runs.
@@ -118,6 +170,22 @@ COMMANDS: dict[str, Command] = {
     "check": Command(
         "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
     ),
+    "export": Command(
+        "write the schemas for consumers that are not Python (files, bundle, index) to a folder",
+        _export,
+        _export_options,
+    ),
+    "lint": Command(
+        "fail (exit 1) when a schema breaks a lint rule; lists every finding",
+        run_lint,
+        format_option,
+    ),
+    "breaking": Command(
+        "fail (exit 1) when the schemas changed incompatibly since a git revision",
+        run_breaking,
+        breaking_options,
+    ),
+    "rules": Command("list the lint and breaking-change rules", run_rules, rules_options),
 }
 
 

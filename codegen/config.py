@@ -15,13 +15,19 @@ __all__ = ["Config", "load_config"]
 
 @dataclass(frozen=True)
 class Config:
-    """Where the schemas are, where generated code goes, and which agent returns what."""
+    """Where the schemas are, where generated files go, and which agent returns what.
+
+    ``docs_file`` (the Markdown catalog) and ``export_dir`` (the export for consumers that
+    are not Python) are optional: ``None`` when the project does not want them.
+    """
 
     root: Path
     schema_dir: Path
     output_dir: Path
     package: str
     agents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    docs_file: Path | None = None
+    export_dir: Path | None = None
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -32,6 +38,40 @@ def _inside(root: Path, path: Path, what: str, where: Location) -> Path:
     if not path.resolve().is_relative_to(root.resolve()):
         raise CodegenError(f"{what} {path} is outside the project {root}", where, "PATH_INSIDE")
     return path
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path.resolve().is_relative_to(folder.resolve())
+
+
+def _optional_paths(
+    root: Path, table: dict[str, object], schema_dir: Path, output_dir: Path, where: Location
+) -> tuple[Path | None, Path | None]:
+    """``docs_file`` and ``export_dir``: inside the project and apart from the other folders."""
+    found: dict[str, Path | None] = {}
+    for key in ("docs_file", "export_dir"):
+        value = table.get(key)
+        if value is not None and (not isinstance(value, str) or not value):
+            raise CodegenError(f"[tool.maverick-codegen] {key} must be a path", where, "CONFIG")
+        found[key] = None if value is None else _inside(root, root / value, key, where)
+    docs_file, export_dir = found["docs_file"], found["export_dir"]
+    if docs_file is not None:
+        if docs_file.suffix != ".md" or any(c in docs_file.name for c in "*?["):
+            raise CodegenError("docs_file must name a Markdown (.md) file", where, "CONFIG")
+        for folder, name in ((schema_dir, "schema_dir"), (output_dir, "output_dir")):
+            if _within(docs_file, folder):
+                raise CodegenError(f"docs_file must not be inside {name}", where, "CONFIG")
+    if export_dir is not None:
+        if export_dir.resolve() == root.resolve():
+            raise CodegenError("export_dir must be a folder below the project", where, "CONFIG")
+        for folder, name in ((schema_dir, "schema_dir"), (output_dir, "output_dir")):
+            if _within(export_dir, folder) or _within(folder, export_dir):
+                raise CodegenError(
+                    f"export_dir and {name} must not be inside one another", where, "CONFIG"
+                )
+        if docs_file is not None and _within(docs_file, export_dir):
+            raise CodegenError("docs_file must not be inside export_dir", where, "CONFIG")
+    return docs_file, export_dir
 
 
 def load_config(path: Path) -> Config:
@@ -60,4 +100,13 @@ def load_config(path: Path) -> Config:
     agents = table.get("agents", {})
     if not isinstance(agents, dict) or not all(isinstance(v, str) for v in agents.values()):
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
-    return Config(root, schema_dir, output_dir, package, MappingProxyType(dict(agents)))
+    docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
+    return Config(
+        root,
+        schema_dir,
+        output_dir,
+        package,
+        MappingProxyType(dict(agents)),
+        docs_file=docs_file,
+        export_dir=export_dir,
+    )

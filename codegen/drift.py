@@ -11,15 +11,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from codegen import __version__
 from codegen.config import Config
-from codegen.plan import is_generated
-from codegen.writer import generated_on_disk
+from codegen.targets import Output, Target
 
 __all__ = ["Drift", "compare", "fast_check_key", "outputs_digest"]
 
@@ -28,49 +27,55 @@ CACHE_FILE = Path(".codegen-cache") / "check.json"
 
 @dataclass(frozen=True)
 class Drift:
-    """Differences between what ``generate`` would write and what is on disk."""
+    """Differences between what ``generate`` would write and what is on disk.
 
-    changed: Mapping[PurePosixPath, str] = field(default_factory=dict)  # path -> unified diff
-    missing: tuple[PurePosixPath, ...] = ()
-    stale: tuple[PurePosixPath, ...] = ()
-    foreign: tuple[PurePosixPath, ...] = ()  # hand-written files inside the generated folder
+    Paths are as shown to the user (relative to the project root for configured targets).
+    """
+
+    changed: Mapping[str, str] = field(default_factory=dict)  # path -> unified diff
+    missing: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()
+    foreign: tuple[str, ...] = ()  # hand-written files inside a generated folder
 
     @property
     def clean(self) -> bool:
         return not (self.changed or self.missing or self.stale or self.foreign)
 
 
-def compare(output_dir: Path, files: Mapping[PurePosixPath, str], display: str) -> Drift:
-    """The drift between ``files`` (the plan) and ``output_dir``; ``display`` prefixes paths."""
-    on_disk = generated_on_disk(output_dir)
-    changed = {}
-    for rel, text in sorted(files.items()):
-        current = on_disk.get(rel)
-        if current is not None and current != text:
-            diff = difflib.unified_diff(
-                current.splitlines(keepends=True),
-                text.splitlines(keepends=True),
-                fromfile=f"{display}/{rel} (on disk)",
-                tofile=f"{display}/{rel} (from schemas)",
-            )
-            changed[rel] = "".join(diff)
-    return Drift(
-        changed=changed,
-        missing=tuple(sorted(rel for rel in files if rel not in on_disk)),
-        stale=tuple(
-            sorted(rel for rel, t in on_disk.items() if rel not in files and is_generated(t))
-        ),
-        foreign=tuple(
-            sorted(rel for rel, t in on_disk.items() if rel not in files and not is_generated(t))
-        ),
-    )
+def compare(outputs: Iterable[Output]) -> Drift:
+    """The drift between the plan's outputs and the files on disk."""
+    changed: dict[str, str] = {}
+    missing: list[str] = []
+    stale: list[str] = []
+    foreign: list[str] = []
+    for output in outputs:
+        target = output.target
+        on_disk = target.on_disk()
+        ours = target.ownership.generated(on_disk)
+        for rel, text in sorted(output.files.items()):
+            shown = target.show(rel)
+            current = on_disk.get(rel)
+            if current is None:
+                missing.append(shown)
+            elif current != text:
+                diff = difflib.unified_diff(
+                    current.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    fromfile=f"{shown} (on disk)",
+                    tofile=f"{shown} (from schemas)",
+                )
+                changed[shown] = "".join(diff)
+        for rel in sorted(set(on_disk) - set(output.files)):
+            (stale if rel in ours else foreign).append(target.show(rel))
+    return Drift(changed, tuple(missing), tuple(stale), tuple(foreign))
 
 
-def fast_check_key(config: Config) -> str:
+def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
     """A hash of every input of generation: schemas, configuration, generator, tool versions."""
     sha = hashlib.sha256()
     sha.update(f"{__version__}|{version('datamodel-code-generator')}|{version('ruff')}".encode())
     sha.update(repr((sorted(config.agents.items()), config.package)).encode())
+    sha.update(repr([(t.name, t.display, t.ownership) for t in targets]).encode())
     generator = Path(__file__).parent
     sources = [*sorted(generator.glob("*.py")), *sorted(generator.glob("templates/*"))]
     for root, paths in (
@@ -83,11 +88,13 @@ def fast_check_key(config: Config) -> str:
     return sha.hexdigest()
 
 
-def outputs_digest(output_dir: Path) -> str:
-    """A hash of every file below the generated folder, generated or not."""
+def outputs_digest(targets: Iterable[Target]) -> str:
+    """A hash of every file of every target on disk, generated or not."""
     sha = hashlib.sha256()
-    for rel, text in sorted(generated_on_disk(output_dir).items()):
-        sha.update(b"\0" + rel.as_posix().encode() + b"\0" + text.encode("utf-8"))
+    for target in targets:
+        sha.update(b"\0\0" + target.name.encode())
+        for rel, text in sorted(target.on_disk().items()):
+            sha.update(b"\0" + rel.as_posix().encode() + b"\0" + text.encode("utf-8"))
     return sha.hexdigest()
 
 

@@ -227,6 +227,7 @@ class OutputValidationError(MaverickError):
         line: int | None = None,
         column: int | None = None,
         field_errors: Sequence[FieldError] = (),
+        raw_length: int | None = None,
     ) -> None:
         where = f" (line {line}, column {column})" if line is not None else ""
         super().__init__(
@@ -234,7 +235,8 @@ class OutputValidationError(MaverickError):
         )
         self.expected_model = expected_model
         self.raw_output = raw_output[:RAW_OUTPUT_LIMIT]
-        self.raw_length = len(raw_output)
+        # The caller may pass a preview only (e.g. of an oversized output) and the real length.
+        self.raw_length = len(raw_output) if raw_length is None else raw_length
         self.parse_error = parse_error
         self.stage: OutputStage = stage
         self.line = line

@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from codegen.cli import main
 
 PATH = "out/golden_contracts"
@@ -110,3 +112,96 @@ def test_no_cache_option_forces_regeneration(make_project: Callable[[str], Path]
     code, out = run(project, "check", "--no-cache")
     assert code == 0
     assert "inputs and outputs unchanged" not in out
+
+
+# The Markdown catalog and the export folder are targets like the Python package.
+DOCS = "expected/contracts.md"
+EXPORT = "expected/export"
+
+
+def test_schema_edit_not_reexported_fails_for_docs_and_export(
+    make_project: Callable[[str], Path],
+) -> None:
+    project = generated(make_project)
+    schema = project / "schemas/tools/problem.json"
+    schema.write_text(schema.read_text().replace('"File path."', '"Path of the file."'))
+    code, out = run(project, "check")
+    assert code == 1
+    for path in (
+        DOCS,
+        f"{EXPORT}/schemas/tools/problem.json",
+        f"{EXPORT}/bundle.json",
+        f"{EXPORT}/structured-output/tools/check_result.json",
+    ):
+        assert f"changed: {path}\n" in out
+    assert "+| `file` | string | required | Path of the file. |" in out
+    assert '+      "description": "Path of the file.",' in out
+    assert run(project, "generate")[0] == 0
+    assert run(project, "check")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [DOCS, f"{EXPORT}/bundle.json", f"{EXPORT}/index.json", f"{EXPORT}/schemas/tools/problem.json"],
+)
+def test_hand_edit_of_docs_or_export_is_caught_even_with_the_cache(
+    make_project: Callable[[str], Path], path: str
+) -> None:
+    project = generated(make_project)
+    assert run(project, "check")[0] == 0
+    assert "inputs and outputs unchanged" in run(project, "check")[1]
+    target = project / path
+    target.write_text(target.read_text().replace("problem", "problème"))
+    code, out = run(project, "check")
+    assert code == 1
+    assert f"changed: {path}" in out
+
+
+def test_deleted_schema_reports_stale_export_files_and_generate_removes_them(
+    make_project: Callable[[str], Path],
+) -> None:
+    project = generated(make_project, "enums_and_refs")
+    (project / "schemas/agents/review.json").unlink()
+    toml = project / "pyproject.toml"
+    toml.write_text(toml.read_text().replace('reviewer = "Review"', ""))
+    code, out = run(project, "check")
+    assert code == 1
+    assert f"stale: {EXPORT}/schemas/agents/review.json (its schema is gone)" in out
+    assert f"stale: {EXPORT}/structured-output/agents/review.json (its schema is gone)" in out
+    assert f"changed: {DOCS}" in out
+    code, out = run(project, "generate")
+    assert code == 0
+    assert f"removed stale {EXPORT}/structured-output/agents/review.json" in out
+    assert not (project / EXPORT / "structured-output").exists()  # emptied folders go too
+    assert run(project, "check")[0] == 0
+
+
+def test_hand_written_file_in_export_folder_is_reported_and_never_touched(
+    make_project: Callable[[str], Path],
+) -> None:
+    project = generated(make_project)
+    notes = project / EXPORT / "NOTES.md"
+    notes.write_text("mine\n")
+    code, out = run(project, "check")
+    assert code == 1
+    assert f"hand-written: {EXPORT}/NOTES.md" in out
+    assert run(project, "generate")[0] == 0
+    assert notes.read_text() == "mine\n"
+
+
+def test_files_not_marked_as_generated_are_never_overwritten(
+    make_project: Callable[[str], Path],
+) -> None:
+    project = generated(make_project)
+    docs = project / DOCS
+    docs.write_text("# My own notes\n")
+    assert run(project, "generate")[0] == 2  # no generated header: refused
+    assert docs.read_text() == "# My own notes\n"
+    docs.unlink()
+    # An export folder whose index is gone: its files are no longer known to be generated.
+    (project / EXPORT / "index.json").unlink()
+    bundle = project / EXPORT / "bundle.json"
+    bundle.write_text("{}\n")
+    assert run(project, "generate")[0] == 2
+    assert bundle.read_text() == "{}\n"
+    assert not docs.exists()  # nothing was written: the refusal comes first

@@ -1,5 +1,8 @@
 """Golden cases: each folder of tests/golden holds schemas and the exact expected output.
 
+Every target is compared: the Python package, and where the case configures them the
+Markdown catalog (``expected/contracts.md``) and the export folder (``expected/export/``).
+
 Regenerate the expected files after an intended generator change with
 ``UPDATE_GOLDEN=1 pytest tests/codegen/test_golden.py`` and review the diff.
 """
@@ -13,7 +16,7 @@ import pytest
 
 from codegen.config import load_config
 from codegen.plan import build_plan
-from codegen.writer import generated_on_disk, write_files
+from codegen.writer import write_outputs
 from tests.conftest import GOLDEN
 
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "pyproject.toml").exists())
@@ -28,11 +31,21 @@ def test_generated_output_matches_golden(case: str) -> None:
     config = load_config(GOLDEN / case / "pyproject.toml")
     plan = build_plan(config)
     if os.environ.get("UPDATE_GOLDEN"):
-        write_files(config.output_dir, plan.files)
-    expected = generated_on_disk(config.output_dir)
-    assert sorted(plan.files) == sorted(expected)
-    for rel, text in plan.files.items():
-        assert text == expected[rel], f"{case}: {rel} differs from the golden file"
+        write_outputs(plan.outputs)
+    for output in plan.outputs:
+        expected = output.target.on_disk()
+        assert sorted(output.files) == sorted(expected), output.target.name
+        for rel, text in output.files.items():
+            assert text == expected[rel], f"{case}: {output.target.show(rel)} differs"
+
+
+def test_golden_cases_cover_every_target() -> None:
+    names = {
+        o.target.name
+        for c in CASES
+        for o in build_plan(load_config(GOLDEN / c / "pyproject.toml")).outputs
+    }
+    assert names == {"code", "docs", "export"}
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -40,12 +53,12 @@ def test_output_is_deterministic_and_independent_of_cwd(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = load_config(GOLDEN / case / "pyproject.toml")
-    first = build_plan(config).files
+    first = {o.target.name: o.files for o in build_plan(config).outputs}
     # A caller's directory with its own (hostile) ruff settings must not change the output.
     (tmp_path / "ruff.toml").write_text("line-length = 40\n[format]\nquote-style = 'single'\n")
     (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 40\n")
     monkeypatch.chdir(tmp_path)
-    second = build_plan(config).files
+    second = {o.target.name: o.files for o in build_plan(config).outputs}
     assert first == second
 
 

@@ -1,0 +1,171 @@
+"""``maverick-codegen breaking``: what changed incompatibly between two schema folders.
+
+The rules are rows of :data:`BREAKING_RULES`: a stable id, the categories it breaks and a
+purpose, with a small check of one pair (paired by :mod:`codegen.breaking_walk`). Categories:
+
+* ``CODEGEN``: generated code that used the contract breaks (a contract, ``$id``, title,
+  file, generated class or property removed or renamed);
+* ``DATA_BACKWARD``: the new models can no longer read old data (old checkpoints);
+* ``DATA_FORWARD``: old readers can no longer read data the new models write.
+
+The repository default (``[tool.maverick-codegen.breaking] use``) is what the seeds demand:
+additive changes only, old checkpoints keep loading: ``CODEGEN``, ``DATA_BACKWARD`` and
+``PROPERTY_DELETED``. A selection may name categories and rule ids, as buf's ``use`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from codegen.breaking_checks import CONTRACT_CHECKS, NODE_CHECKS, Hit
+from codegen.breaking_walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
+from codegen.errors import CodegenError
+from codegen.loader import SchemaFile
+from codegen.report import Finding
+
+__all__ = [
+    "BREAKING_RULES",
+    "CATEGORIES",
+    "DEFAULT_USE",
+    "BreakingRule",
+    "Side",
+    "compare",
+    "parse_selection",
+    "select",
+]
+
+CATEGORIES = ("CODEGEN", "DATA_BACKWARD", "DATA_FORWARD")
+DEFAULT_USE = ("CODEGEN", "DATA_BACKWARD", "PROPERTY_DELETED")
+_B, _F, _C = "DATA_BACKWARD", "DATA_FORWARD", "CODEGEN"
+
+
+@dataclass(frozen=True)
+class BreakingRule:
+    """One breaking-change rule: its stable id, the categories it breaks, its purpose."""
+
+    id: str
+    categories: tuple[str, ...]
+    purpose: str
+
+
+BREAKING_RULES: tuple[BreakingRule, ...] = (
+    BreakingRule("CONTRACT_DELETED", (_C, _B, _F), "a contract (schema file) was deleted"),
+    BreakingRule("CONTRACT_ID_CHANGED", (_C,), "a contract's $id was changed"),
+    BreakingRule("CONTRACT_TITLE_CHANGED", (_C,), "a contract's title (its class name) changed"),
+    BreakingRule(
+        "CONTRACT_FILE_MOVED", (_C,), "a contract's file (its module) was moved or renamed"
+    ),
+    BreakingRule(
+        "CLASS_DELETED", (_C,), "a titled $defs entry (a generated class) was deleted or renamed"
+    ),
+    BreakingRule("BASE_CHANGED", (_C, _B, _F), "the allOf bases a contract extends changed"),
+    BreakingRule(
+        "PROPERTY_DELETED",
+        (_C, _B, _F),
+        "a property was deleted (DATA_BACKWARD under a closed content model): deprecate it instead",
+    ),
+    BreakingRule(
+        "PROPERTY_ADDED_REQUIRED", (_B,), "a property was added as required: old data lacks it"
+    ),
+    BreakingRule("PROPERTY_MADE_REQUIRED", (_B,), "an optional property was made required"),
+    BreakingRule("TYPE_NARROWED", (_B,), "a value accepts fewer JSON types than before"),
+    BreakingRule(
+        "ENUM_VALUE_REMOVED", (_B,), "an enum value was removed, or a value set introduced"
+    ),
+    BreakingRule("CONST_CHANGED", (_B, _F), "a const was changed, added or removed"),
+    BreakingRule(
+        "CONSTRAINT_TIGHTENED",
+        (_B,),
+        "a bound was tightened or added (minLength, maxLength, minimum, maximum, exclusive*, "
+        "minItems, maxItems, multipleOf)",
+    ),
+    BreakingRule("ADDITIONAL_PROPERTIES_CLOSED", (_B,), "an open content model was closed"),
+    BreakingRule("RULE_ADDED", (_B,), "a cross-field rule was added"),
+    BreakingRule("RULE_CHANGED", (_B, _F), "a cross-field rule was changed"),
+    BreakingRule("ENUM_VALUE_ADDED", (_F,), "an enum value was added, or a value set lifted"),
+    BreakingRule("TYPE_WIDENED", (_F,), "a value accepts more JSON types than before"),
+    BreakingRule("CONSTRAINT_LOOSENED", (_F,), "a bound was loosened or removed"),
+    BreakingRule("PROPERTY_MADE_OPTIONAL", (_F,), "a required property was made optional"),
+    BreakingRule(
+        "PROPERTY_ADDED_CLOSED",
+        (_F,),
+        "a property was added to a closed content model: old readers reject it",
+    ),
+    BreakingRule("ADDITIONAL_PROPERTIES_OPENED", (_F,), "a closed content model was opened"),
+    BreakingRule("RULE_REMOVED", (_F,), "a cross-field rule was removed"),
+)
+
+_BY_ID = {rule.id: rule for rule in BREAKING_RULES}
+
+
+def parse_selection(items: Iterable[str]) -> frozenset[str]:
+    """Categories and rule ids, checked; raises :class:`CodegenError` (exit 2) on unknown."""
+    chosen = set()
+    for item in items:
+        name = item.strip().upper()
+        if not name:
+            continue
+        if name not in CATEGORIES and name not in _BY_ID:
+            raise CodegenError(
+                f"unknown breaking category or rule {item.strip()!r} (categories: "
+                f"{', '.join(CATEGORIES)}; rules: maverick-codegen rules)",
+                rule="BREAKING_SELECTION",
+            )
+        chosen.add(name)
+    if not chosen:
+        raise CodegenError("no breaking category or rule selected", rule="BREAKING_SELECTION")
+    return frozenset(chosen)
+
+
+def select(findings: Iterable[Finding], selection: frozenset[str]) -> list[Finding]:
+    """The findings whose rule, or one of the categories they break, is selected."""
+    return sorted(
+        f for f in findings if f.rule in selection or selection.intersection(f.categories)
+    )
+
+
+def _finding(hit: Hit) -> Finding:
+    node = hit.node
+    return Finding.at(
+        node.file.loc(node.pointer),
+        hit.rule,
+        hit.message,
+        path=node.side.shown(node.file),
+        categories=hit.categories or _BY_ID[hit.rule].categories,
+    )
+
+
+def _pair_findings(pair: ContractPair) -> Iterator[Finding]:
+    for check in CONTRACT_CHECKS:
+        yield from map(_finding, check(pair))
+    for node_pair in walk(root_pair(pair)):
+        for node_check in NODE_CHECKS:
+            yield from map(_finding, node_check(node_pair))
+
+
+def _whole(side: Side, schema: SchemaFile, pointer: str = "") -> Node:
+    return Node(side, schema, pointer, schema.data, schema, "")
+
+
+def compare(previous: Side, current: Side) -> list[Finding]:
+    """Every breaking change from ``previous`` to ``current``, in every category, sorted."""
+    pairs, deleted, changed_ids = pair_contracts(previous, current)
+    findings: set[Finding] = set()
+    for schema in deleted:
+        message = f'Previously present contract "{schema.title}" ({schema.schema_id}) was deleted.'
+        findings.add(_finding(Hit("CONTRACT_DELETED", _whole(previous, schema), message)))
+    for pair, old_id in changed_ids:
+        message = (
+            f'The $id of contract "{pair.name}" was changed from {old_id} to {pair.cur.schema_id}.'
+        )
+        node = _whole(current, pair.cur, "/$id")
+        findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))
+    for pair in [*pairs, *(p for p, _ in changed_ids)]:
+        findings.update(_pair_findings(pair))
+    return sorted(findings)
+
+
+def rule_rows() -> Sequence[tuple[str, str, str]]:
+    """``(id, categories, purpose)`` of every rule, for ``maverick-codegen rules``."""
+    return [(r.id, ",".join(r.categories), r.purpose) for r in BREAKING_RULES]

@@ -1,0 +1,128 @@
+"""Render the export for consumers that are not Python: plain JSON files, no Python needed.
+
+The export folder holds, all written with sorted keys, two-space indent and a final newline:
+
+- ``schemas/<path>.json``: each canonical schema document, at its path in the schema folder
+  (so relative ``$ref`` resolve by file as well as by ``$id``);
+- ``bundle.json``: one draft 2020-12 compound document embedding every schema under
+  ``$defs``, keyed by ``$id``. Each embedded resource keeps its ``$id`` and ``$schema`` and
+  its ``$ref`` are untouched: they resolve against the embedded resource's ``$id``, as the
+  JSON Schema specification's bundling guidance says;
+- ``structured-output/<path>.json``: for each agent contract, the self-contained object
+  schema the Claude CLI accepts as structured output (:mod:`codegen.bundle`);
+- ``index.json``: contract and agent names to ``$id`` and files, and the list of every file
+  generated (how :mod:`codegen.targets` recognises them: JSON has no comments).
+
+Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
+schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
+
+from codegen import __version__
+from codegen.errors import SchemaError
+from codegen.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
+from codegen.targets import EXPORT_INDEX, GENERATED_MARK
+
+if TYPE_CHECKING:
+    from codegen.plan import Contract
+
+__all__ = ["BUNDLE", "SCHEMAS", "STRUCTURED_OUTPUT", "check_ids_mirror_files", "render_export"]
+
+BUNDLE = "bundle.json"
+SCHEMAS = "schemas"
+# Not a Python identifier, so no schema folder can ever be called that.
+STRUCTURED_OUTPUT = "structured-output"
+
+
+def dump(value: Any) -> str:
+    """Deterministic JSON text: sorted keys, two-space indent, a final newline."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def check_ids_mirror_files(tree: SchemaTree) -> None:
+    """Refuse a ``$ref`` that names a different file by path than by ``$id``.
+
+    Consumers resolve ``"$ref": "file_change.json"`` against the ``$id`` of the schema that
+    holds it (the bundle has no file paths); it must land on the ``$id`` of the file it names.
+    """
+    for schema in tree.files:
+        for ref in schema.file_refs:
+            target, _ = tree.resolve(schema, ref)
+            by_id = urljoin(schema.schema_id, ref.partition("#")[0])
+            if by_id != target.schema_id:
+                pointer = next(
+                    p for p, node in iter_subschemas(schema.data) if node.get("$ref") == ref
+                )
+                raise SchemaError(
+                    f"$ref {ref!r} names {target.rel} by path but {by_id} by $id, whose $id is "
+                    f"{target.schema_id}: give every file an $id that mirrors its path",
+                    schema.loc(f"{pointer}/$ref"),
+                    "ID_MIRRORS_PATH",
+                )
+
+
+def render_export(
+    tree: SchemaTree,
+    contracts: Iterable[Contract],
+    output_schemas: Mapping[str, dict[str, Any]],
+    source: str,
+) -> dict[PurePosixPath, str]:
+    """Every file of the export, by path relative to the export folder."""
+    ordered = sorted(contracts, key=lambda c: c.schema.rel)
+    files: dict[PurePosixPath, str] = {}
+    contracts_index: dict[str, dict[str, Any]] = {}
+    agents_index: dict[str, dict[str, Any]] = {}
+    for contract in ordered:
+        rel = PurePosixPath(SCHEMAS) / contract.schema.rel
+        files[rel] = dump(contract.schema.data)
+        entry: dict[str, Any] = {
+            "$id": contract.schema_id,
+            "agents": list(contract.agents),
+            "file": rel.as_posix(),
+            "source": contract.schema_file,
+        }
+        if contract.name in output_schemas:
+            structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
+            files[structured] = dump(output_schemas[contract.name])
+            entry["structured_output"] = structured.as_posix()
+        contracts_index[contract.name] = entry
+        for agent in contract.agents:
+            agents_index[agent] = {
+                "$id": contract.schema_id,
+                "contract": contract.name,
+                "file": entry["file"],
+                "structured_output": entry["structured_output"],
+            }
+    files[PurePosixPath(BUNDLE)] = dump(
+        {
+            "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
+            "$schema": DRAFT_2020_12,
+            "description": (
+                "Every contract, embedded under $defs by its $id (a compound document): "
+                "validate against a contract by referencing its $id."
+            ),
+            "$defs": {c.schema_id: c.schema.data for c in ordered},
+        }
+    )
+    index = PurePosixPath(EXPORT_INDEX)
+    files[index] = dump(
+        {
+            "$comment": (
+                f"{GENERATED_MARK} from {source}. DO NOT EDIT. "
+                "Every file of this folder that is generated is listed in files."
+            ),
+            "generator": f"maverick-codegen {__version__}",
+            "bundle": BUNDLE,
+            "contracts": contracts_index,
+            "agents": dict(sorted(agents_index.items())),
+            "files": sorted(p.as_posix() for p in (*files, index)),
+        }
+    )
+    return files

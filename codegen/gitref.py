@@ -1,0 +1,118 @@
+"""Read the schema folder as it was at a git revision, without touching the work tree.
+
+``git ls-tree`` lists the files at the revision and one ``git cat-file --batch`` process
+reads them all; the texts are loaded by :func:`codegen.loader.load_tree` from a private
+temporary folder, so the previous version passes the same checks as the current one. The
+index, the work tree and the refs are never written.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from codegen.errors import CodegenError, Location, SchemaError
+from codegen.loader import SchemaTree, load_tree
+
+__all__ = ["default_ref", "parse_ref", "tree_at"]
+
+
+def _git(repo: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(repo), *args], input=data, capture_output=True, check=False
+        )
+    except OSError as exc:
+        raise CodegenError(f"cannot run git: {exc}", rule="GIT") from exc
+
+
+def _toplevel(repo: Path) -> Path:
+    done = _git(repo, "rev-parse", "--show-toplevel")
+    if done.returncode != 0:
+        raise CodegenError(f"{repo} is not inside a git repository", Location(repo), "GIT")
+    return Path(done.stdout.decode().strip())
+
+
+def default_ref(repo: Path) -> str:
+    """The upstream branch of the current branch when one is configured, else ``HEAD``."""
+    done = _git(repo, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+    name = done.stdout.decode().strip()
+    return name if done.returncode == 0 and name else "HEAD"
+
+
+def parse_ref(text: str) -> str:
+    """A git revision; buf's ``.git#branch=main``, ``#tag=v1`` and ``#ref=X`` are accepted."""
+    if not text.startswith(".git#"):
+        return text
+    options = dict(part.partition("=")[::2] for part in text[5:].split(","))
+    for key, prefix in (("ref", ""), ("branch", ""), ("tag", "refs/tags/")):
+        if options.get(key):
+            return prefix + options[key]
+    raise CodegenError(f"cannot read the git input {text!r}: name a branch=, tag= or ref=")
+
+
+def _files_at(repo: Path, commit: str, prefix: str) -> dict[PurePosixPath, bytes]:
+    listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix)
+    if listing.returncode != 0:
+        raise CodegenError(f"git ls-tree failed: {listing.stderr.decode().strip()}", rule="GIT")
+    entries: list[tuple[str, str]] = []
+    for record in listing.stdout.decode().split("\0"):
+        meta, _, path = record.partition("\t")
+        parts = meta.split()
+        if (
+            len(parts) == 3
+            and parts[1] == "blob"
+            and parts[0] != "120000"
+            and path.endswith(".json")
+        ):
+            entries.append((parts[2], path))
+    if not entries:
+        return {}
+    batch = _git(repo, "cat-file", "--batch", data="".join(f"{o}\n" for o, _ in entries).encode())
+    if batch.returncode != 0:
+        raise CodegenError(f"git cat-file failed: {batch.stderr.decode().strip()}", rule="GIT")
+    files, offset, out = {}, 0, batch.stdout
+    for _, path in entries:
+        header_end = out.index(b"\n", offset)
+        size = int(out[offset:header_end].split()[2])
+        start = header_end + 1
+        rel = PurePosixPath(path).relative_to(prefix) if prefix else PurePosixPath(path)
+        files[rel] = out[start : start + size]
+        offset = start + size + 1
+    return files
+
+
+def tree_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> SchemaTree | None:
+    """The schema folder ``schema_dir`` as it was at ``ref``; None when it had no files.
+
+    ``shown`` names the folder in errors (a previous file that does not load exits 2).
+    """
+    top = _toplevel(repo)
+    verified = _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if verified.returncode != 0:
+        raise CodegenError(f"{ref!r} names no commit in {top}", rule="GIT")
+    commit = verified.stdout.decode().strip()
+    prefix = schema_dir.resolve().relative_to(top.resolve()).as_posix()
+    files = _files_at(repo, commit, "" if prefix == "." else prefix)
+    if not files:
+        return None
+    with tempfile.TemporaryDirectory(prefix="maverick-breaking-") as folder:
+        root = Path(folder)
+        for rel, data in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+        try:
+            return load_tree(root)
+        except SchemaError as exc:
+            where = exc.location or Location(root)
+            rel_path = (
+                where.path.relative_to(root) if where.path.is_relative_to(root) else where.path
+            )
+            raise CodegenError(
+                f"the schemas at {ref} do not load: {exc.message}",
+                Location(
+                    Path(f"{ref}:{shown}/{rel_path}"), where.line, where.column, where.pointer
+                ),
+                exc.rule,
+            ) from exc

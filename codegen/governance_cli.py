@@ -1,0 +1,154 @@
+"""The ``lint``, ``breaking`` and ``rules`` subcommands: options, and what they print.
+
+Rows of :data:`codegen.cli.COMMANDS` point here. The cores (:mod:`codegen.lint`,
+:mod:`codegen.breaking`) return findings; these functions render and print them and choose
+the exit code: 0 clean, 1 findings, 2 usage or input errors (raised as ``CodegenError``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from pathlib import Path
+from typing import TextIO
+
+from codegen.config import Config
+from codegen.errors import CodegenError, Location
+from codegen.report import FORMATS, render
+
+__all__ = [
+    "breaking_options",
+    "format_option",
+    "rules_options",
+    "run_breaking",
+    "run_lint",
+    "run_rules",
+]
+
+EXIT_OK, EXIT_FINDINGS = 0, 1
+
+
+def format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default="text",
+        help="text (path:line:col: message (RULE_ID)), json, or github (Actions annotations)",
+    )
+
+
+def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.lint import LINT_RULES, lint_tree  # noqa: PLC0415
+
+    shown = config.display(config.schema_dir)
+    findings = lint_tree(
+        config.schema_dir, dict(config.agents), config_path=args.config, display_root=shown
+    )
+    out.write(render(findings, args.format))
+    if args.format == "text":
+        files = len(list(config.schema_dir.rglob("*.json")))
+        if findings:
+            print(
+                f"{len(findings)} lint findings in {shown}/ (rules: maverick-codegen rules)",
+                file=out,
+            )
+        else:
+            print(f"{files} schema files in {shown}/ pass {len(LINT_RULES)} lint rules", file=out)
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def breaking_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="git revision to compare with, e.g. HEAD~1, main or '.git#branch=main' "
+        "(default: the upstream branch if one is configured, else HEAD)",
+    )
+    parser.add_argument(
+        "--categories",
+        metavar="LIST",
+        help="comma-separated categories (CODEGEN, DATA_BACKWARD, DATA_FORWARD) and rule ids "
+        "(default: [tool.maverick-codegen.breaking] use, else CODEGEN,DATA_BACKWARD,"
+        "PROPERTY_DELETED)",
+    )
+    format_option(parser)
+
+
+def _configured_use(path: Path) -> list[str] | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None  # load_config has already read it: this cannot fail in practice
+    use = data.get("tool", {}).get("maverick-codegen", {}).get("breaking", {}).get("use")
+    if use is None:
+        return None
+    if not isinstance(use, list) or not all(isinstance(item, str) for item in use):
+        raise CodegenError(
+            "[tool.maverick-codegen.breaking] use must be a list of categories and rule ids",
+            Location(path),
+            "CONFIG",
+        )
+    return use
+
+
+def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen import breaking, gitref  # noqa: PLC0415
+    from codegen.loader import load_tree  # noqa: PLC0415
+
+    if args.categories is not None:
+        selection = breaking.parse_selection(args.categories.split(","))
+    else:
+        selection = breaking.parse_selection(
+            _configured_use(args.config) or list(breaking.DEFAULT_USE)
+        )
+    ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
+    shown = config.display(config.schema_dir)
+    current = breaking.Side(load_tree(config.schema_dir), shown)
+    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown)
+    if previous_tree is None:
+        findings = []
+    else:
+        findings = breaking.compare(breaking.Side(previous_tree, shown), current)
+    chosen = breaking.select(findings, selection)
+    out.write(render(chosen, args.format))
+    if args.format == "text":
+        against = f"{shown}/ against {ref} ({', '.join(sorted(selection))})"
+        if chosen:
+            print(
+                f"{len(chosen)} breaking changes in {against}. Contracts change additively "
+                "only: see 'How to evolve a contract' in README.md",
+                file=out,
+            )
+        else:
+            print(f"no breaking changes in {against}", file=out)
+    return EXIT_FINDINGS if chosen else EXIT_OK
+
+
+def rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run_rules(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.breaking import BREAKING_RULES  # noqa: PLC0415
+    from codegen.lint import LINT_RULES  # noqa: PLC0415
+
+    tables = {
+        "lint": [(r.id, r.category, r.purpose) for r in LINT_RULES],
+        "breaking": [(r.id, ",".join(r.categories), r.purpose) for r in BREAKING_RULES],
+    }
+    if args.format == "json":
+        rows = {
+            name: [{"id": i, "categories": c.split(","), "purpose": p} for i, c, p in table]
+            for name, table in tables.items()
+        }
+        out.write(json.dumps(rows, indent=2) + "\n")
+        return EXIT_OK
+    for name, table in tables.items():
+        width = max(len(row[0]) for row in [("ID", "", ""), *table])
+        cats = max(len(row[1]) for row in [("", "CATEGORIES", ""), *table])
+        print(f"{name} rules:", file=out)
+        print(f"  {'ID':<{width}}  {'CATEGORIES':<{cats}}  PURPOSE", file=out)
+        for rule_id, categories, purpose in table:
+            print(f"  {rule_id:<{width}}  {categories:<{cats}}  {purpose}", file=out)
+    return EXIT_OK

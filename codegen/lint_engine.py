@@ -1,0 +1,291 @@
+"""The machinery of ``maverick-codegen lint``: permissive reading, shared views, collection.
+
+The rules are rows of a table (:data:`codegen.lint.LINT_RULES`): a stable id, a category,
+a purpose and a small function from a :class:`LintContext` to findings. Unlike
+:func:`codegen.loader.load_tree`, which stops at the first problem, lint reads the tree
+permissively (only unreadable files are errors, exit 2) and reports every finding.
+
+The generator's own checks (:mod:`codegen.support`, :mod:`codegen.rules` and the loader's
+``$ref`` check) raise at their first problem. :func:`collect` reuses them unchanged: after each
+error it neutralizes the node the error points at in a private copy of the document and runs
+the check again, so one run reports every problem with its position in the original text.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+import jsonschema
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from codegen.bundle import structured_output_schema
+from codegen.errors import Location, SchemaError
+from codegen.jsonpos import JsonPositions, escape_pointer
+
+# The loader's own parser and $ref check, reused so that lint and generate agree exactly.
+from codegen.loader import SchemaFile, SchemaTree, _check_refs, _parse
+from codegen.report import Finding
+
+__all__ = [
+    "LintContext",
+    "LintRule",
+    "collect",
+    "iter_schema_nodes",
+    "read_tree",
+]
+
+# Keywords whose value is one subschema, a map of subschemas, or a list of subschemas.
+_ONE = ("items", "additionalProperties", "unevaluatedProperties", "not", "if", "then", "else",
+        "contains", "propertyNames", "unevaluatedItems")  # fmt: skip
+_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
+_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+# Positions below which a schema is a rule (a constraint), not the definition of a value.
+RULE_KEYS = frozenset({"if", "then", "else", "not", "dependentSchemas"})
+
+
+@dataclass(frozen=True)
+class LintRule:
+    """One lint rule: its stable id, category, purpose and check."""
+
+    id: str
+    category: str
+    purpose: str
+    check: Callable[[LintContext], Iterator[Finding]]
+
+
+def iter_schema_nodes(
+    node: Any, pointer: str = "", *, in_rule: bool = False
+) -> Iterator[tuple[str, dict[str, Any], bool]]:
+    """Every schema object below ``node``, keyword-aware: ``(pointer, node, inside a rule)``.
+
+    Unlike :func:`codegen.loader.iter_subschemas`, property names are never taken for
+    keywords. ``allOf`` entries without a ``$ref`` and ``if``/``then``/``else``/``not``/
+    ``dependentSchemas`` are rule positions.
+    """
+    if not isinstance(node, dict):
+        return
+    yield pointer, node, in_rule
+    for key, value in node.items():
+        here = f"{pointer}/{escape_pointer(key)}"
+        inner = in_rule or key in RULE_KEYS
+        if key in _ONE:
+            yield from iter_schema_nodes(value, here, in_rule=inner)
+        elif key in _MAP and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from iter_schema_nodes(sub, f"{here}/{escape_pointer(name)}", in_rule=inner)
+        elif key in _LIST and isinstance(value, list):
+            for index, sub in enumerate(value):
+                rule = inner or (key == "allOf" and not (isinstance(sub, dict) and "$ref" in sub))
+                yield from iter_schema_nodes(sub, f"{here}/{index}", in_rule=rule)
+
+
+class _Repair:
+    """A private copy of a document in which nodes are removed one at a time."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = copy.deepcopy(data)
+        self._removed: list[tuple[str, int]] = []  # (list pointer, index), oldest first
+
+    def original(self, pointer: str) -> str:
+        """``pointer`` (in the repaired copy) as a pointer into the original document."""
+        for list_pointer, index in reversed(self._removed):
+            prefix = list_pointer + "/"
+            if pointer.startswith(prefix):
+                head, _, rest = pointer[len(prefix) :].partition("/")
+                if head.isdigit() and int(head) >= index:
+                    pointer = f"{prefix}{int(head) + 1}" + (f"/{rest}" if rest else "")
+        return pointer
+
+    def neutralize(self, pointer: str) -> bool:
+        """Remove the node at ``pointer``; False when there is nothing (left) to remove."""
+        if not pointer:
+            return False
+        parent_pointer, _, token = pointer.rpartition("/")
+        parent: Any = self.data
+        for raw in parent_pointer.split("/")[1:]:
+            key = raw.replace("~1", "/").replace("~0", "~")
+            if isinstance(parent, dict) and key in parent:
+                parent = parent[key]
+            elif isinstance(parent, list) and key.isdigit() and int(key) < len(parent):
+                parent = parent[int(key)]
+            else:
+                return False
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(parent, dict) and key in parent:
+            del parent[key]
+            return True
+        if isinstance(parent, list) and key.isdigit() and int(key) < len(parent):
+            target = parent[int(key)]
+            if isinstance(target, dict) and "$ref" in target and set(target) != {"$ref"}:
+                parent[int(key)] = {"$ref": target["$ref"]}  # keep a base entry, drop extras
+            else:
+                del parent[int(key)]
+                self._removed.append((parent_pointer, int(key)))
+            return True
+        return False
+
+
+def collect(
+    schema: SchemaFile, check: Callable[[SchemaFile], object], limit: int = 500
+) -> tuple[list[SchemaError], SchemaFile]:
+    """Every :class:`SchemaError` that ``check`` raises on ``schema``, and the repaired file.
+
+    Errors carry locations in the original text. The repaired file holds the original text
+    and positions, and a document from which every node an error pointed at was removed.
+    """
+    repair = _Repair(schema.data)
+    errors: list[SchemaError] = []
+    current = schema
+    for _ in range(limit):
+        try:
+            check(current)
+        except SchemaError as exc:
+            pointer = exc.location.pointer if exc.location else ""
+            where = schema.loc(repair.original(pointer))
+            errors.append(SchemaError(exc.message, where, exc.rule))
+            if not repair.neutralize(pointer):
+                break
+            current = dataclasses.replace(schema, data=repair.data)
+        else:
+            break
+    return errors, current
+
+
+def read_tree(root: Path) -> SchemaTree:
+    """Every ``*.json`` file below ``root``, parsed with positions and not otherwise checked.
+
+    Raises :class:`SchemaError` (exit 2) for a missing folder, no files, or a file that is
+    not a readable JSON object: lint reports everything else as findings.
+    """
+    if not root.is_dir():
+        raise SchemaError(f"schema folder {root} does not exist", Location(root))
+    files = []
+    for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise SchemaError(f"cannot read the file: {exc.strerror}", Location(path)) from exc
+        text, data = _parse(path, raw)
+        if not isinstance(data, dict):
+            raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        files.append(SchemaFile(path, rel, text, data, JsonPositions(text)))
+    if not files:
+        raise SchemaError(f"no *.json schema files below {root}", Location(root))
+    return SchemaTree(root, tuple(files))
+
+
+@dataclass
+class LintContext:
+    """What the rules read: the tree as written, the agents, and shared derived views."""
+
+    tree: SchemaTree
+    agents: Mapping[str, str]
+    config_path: Path | None = None
+    display_root: str | None = None
+
+    def shown(self, schema: SchemaFile) -> str:
+        """The path of ``schema`` as findings show it."""
+        if self.display_root is None:
+            return str(schema.path)
+        return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)
+
+    def finding(self, schema: SchemaFile, pointer: str, rule: str, message: str) -> Finding:
+        return Finding.at(schema.loc(pointer), rule, message, path=self.shown(schema))
+
+    def error_finding(self, schema: SchemaFile, error: SchemaError, rule: str) -> Finding:
+        """A finding of lint rule ``rule`` from an error of one of the generator's checks."""
+        where = error.location or schema.loc()
+        return Finding.at(where, rule, error.message, path=self.shown(schema))
+
+    @cached_property
+    def ref_errors(self) -> Mapping[PurePosixPath, list[SchemaError]]:
+        """The loader's ``$ref`` errors of every file, all of them."""
+        return {rel: errors for rel, (errors, _) in self._ref_check.items()}
+
+    @cached_property
+    def clean(self) -> SchemaTree:
+        """The tree with every ``$ref`` the loader refuses removed: tree helpers work on it."""
+        files = tuple(repaired for _, repaired in self._ref_check.values())
+        return SchemaTree(self.tree.root, files)
+
+    @cached_property
+    def _ref_check(self) -> dict[PurePosixPath, tuple[list[SchemaError], SchemaFile]]:
+        rels = set(self.tree.by_rel)
+        files: dict[Any, SchemaFile] = dict(self.tree.by_rel)
+        return {
+            schema.rel: collect(schema, lambda s: _check_refs(s, rels, files))
+            for schema in self.tree.files
+        }
+
+    @cached_property
+    def agent_files(self) -> tuple[SchemaFile, ...]:
+        """The agent contracts and every file they reference (what the Claude CLI sees)."""
+        by_title = self.clean.by_title
+        seen: dict[PurePosixPath, SchemaFile] = {}
+        for title in self.agents.values():
+            if title in by_title:
+                for schema in self.clean.closure(by_title[title]):
+                    seen[schema.rel] = schema
+        return tuple(seen[rel] for rel in sorted(seen))
+
+    @cached_property
+    def bundles(self) -> Mapping[str, dict[str, Any] | SchemaError]:
+        """Each agent contract's ``output_format`` schema, or why it cannot be built."""
+        result: dict[str, dict[str, Any] | SchemaError] = {}
+        for title in sorted(set(self.agents.values()) & set(self.clean.by_title)):
+            try:
+                result[title] = structured_output_schema(self.clean, self.clean.by_title[title])
+            except SchemaError as exc:
+                result[title] = exc
+        return result
+
+    @cached_property
+    def registry(self) -> Registry[Any]:
+        """Every file under its file URI, ``$id`` dropped: references resolve by file path,
+        exactly as the generator resolves them (whatever the ``$id`` values say)."""
+        resources = []
+        for schema in self.clean.files:
+            contents = {k: v for k, v in schema.data.items() if k != "$id"}
+            resources.append(
+                (schema.path.resolve().as_uri(), DRAFT202012.create_resource(contents))
+            )
+        return Registry().with_resources(resources)
+
+    def invalid(self, schema: SchemaFile, pointer: str, instance: Any) -> list[str]:
+        """Why ``instance`` is invalid under the subschema at ``pointer`` (empty when valid)."""
+        ref = schema.path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
+        validator = jsonschema.Draft202012Validator({"$ref": ref}, registry=self.registry)
+        try:
+            errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.path))
+        except Exception as exc:  # a malformed schema: METASCHEMA_VALID says why
+            return [f"it could not be checked ({type(exc).__name__}: {exc})"]
+        return [_error_text(e) for e in errors]
+
+    def agent_location(self, agent: str) -> Location:
+        """Where ``agent`` is declared in the configuration file (its line, when found)."""
+        if self.config_path is None:
+            return Location(Path("pyproject.toml"))
+        try:
+            lines = self.config_path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return Location(self.config_path)
+        for number, line in enumerate(lines, 1):
+            stripped = line.strip()
+            if stripped.startswith((f"{agent} ", f"{agent}=", f'"{agent}"')):
+                return Location(self.config_path, number, line.index(stripped[0]) + 1)
+        return Location(self.config_path)
+
+
+def _error_text(error: jsonschema.ValidationError) -> str:
+    where = "/" + "/".join(escape_pointer(p) for p in error.absolute_path)
+    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    return f"at {where}: {message}" if error.absolute_path else message

@@ -1,0 +1,1 @@
+"""Workflows that chain agents on their typed results."""

@@ -1,0 +1,185 @@
+"""The export for consumers that are not Python: ``export --out``, the bundle, the index."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+
+from codegen.cli import main
+from codegen.config import load_config
+from codegen.plan import build_plan
+from codegen.targets import targets_of
+from tests._schema_harness import load, mutations, rules_with_bases, validator_for
+from tests.conftest import REPO
+
+
+def run(project: Path, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
+    return code, out.getvalue()
+
+
+def files_below(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_export_out_writes_what_generate_commits(
+    make_project: Callable[[str], Path], tmp_path: Path
+) -> None:
+    project = make_project("inheritance_rules")
+    assert run(project, "generate")[0] == 0
+    code, out = run(project, "export", "--out", str(tmp_path / "out"))
+    assert code == 0, out
+    assert files_below(tmp_path / "out") == files_below(project / "expected/export")
+    code, out = run(project, "export", "--out", str(tmp_path / "out"))
+    assert "0 written, 6 unchanged, 0 removed" in out  # deterministic
+
+
+def test_export_defaults_to_export_dir_and_needs_a_folder(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    assert run(project, "export")[0] == 0
+    assert (project / "expected/export/index.json").is_file()
+    project = make_project("single_file")  # configures no export_dir
+    assert run(project, "export")[0] == 2
+    assert "export needs --out DIR" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("inside", ["schemas", "expected/golden_contracts"])
+def test_export_refuses_the_schema_and_code_folders(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    project = make_project("inheritance_rules")
+    assert run(project, "export", "--out", str(project / inside / "x"))[0] == 2
+    assert "must not be inside one another" in capsys.readouterr().err
+
+
+def test_export_refuses_a_folder_it_did_not_write(
+    make_project: Callable[[str], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    (folder / "index.json").write_text('{"mine": true}\n')
+    assert run(project, "export", "--out", str(folder))[0] == 2
+    assert "(HAND_WRITTEN)" in capsys.readouterr().err
+    assert (folder / "index.json").read_text() == '{"mine": true}\n'
+    assert not (folder / "bundle.json").exists()
+
+
+def test_ids_must_mirror_file_paths(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("inheritance_rules")
+    schema = project / "schemas/tools/problem.json"
+    doc = json.loads(schema.read_text())
+    doc["$id"] = "https://example.test/elsewhere/problem.json"
+    schema.write_text(json.dumps(doc, indent=2))
+    assert run(project, "generate")[0] == 2
+    err = capsys.readouterr().err
+    assert "(ID_MIRRORS_PATH)" in err
+    assert "check_result.json:" in err
+    assert "/properties/problems/items/$ref" in err
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ('export_dir = "schemas/out"', "export_dir and schema_dir must not be inside"),
+        ('export_dir = "expected"', "export_dir and output_dir must not be inside"),
+        ('export_dir = "."', "export_dir must be a folder below the project"),
+        ('export_dir = "../elsewhere"', "outside the project"),
+        ('docs_file = "docs/contracts.txt"', "docs_file must name a Markdown (.md) file"),
+        ('docs_file = "schemas/contracts.md"', "docs_file must not be inside schema_dir"),
+        ('docs_file = "out/c.md"\nexport_dir = "out"', "docs_file must not be inside export_dir"),
+        ("docs_file = 3", "docs_file must be a path"),
+    ],
+)
+def test_optional_paths_are_validated(
+    make_project: Callable[[str], Path],
+    capsys: pytest.CaptureFixture[str],
+    lines: str,
+    message: str,
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            'package = "golden_contracts"\n', f'package = "golden_contracts"\n{lines}\n'
+        )
+    )
+    assert run(project, "check")[0] == 2
+    assert message in capsys.readouterr().err
+
+
+def test_optional_targets_are_left_out_when_not_configured() -> None:
+    config = load_config(REPO / "tests/golden/single_file/pyproject.toml")
+    assert [t.name for t in targets_of(config)] == ["code"]
+
+
+# ---------------------------------------------------------------- the real export's content
+
+PLAN = build_plan(load_config(REPO / "pyproject.toml"))
+EXPORT: dict[str, Any] = {str(rel): json.loads(text) for rel, text in PLAN.export_files.items()}
+TREE = load(REPO / "schemas")
+
+
+def test_every_file_is_deterministic_json() -> None:
+    for rel, text in PLAN.export_files.items():
+        assert (
+            text
+            == json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        ), rel
+
+
+def test_bundle_embeds_every_schema_by_id_untouched() -> None:
+    bundle = EXPORT["bundle.json"]
+    assert bundle["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert set(bundle["$defs"]) == {f.schema_id for f in TREE.files}
+    for schema in TREE.files:
+        embedded = bundle["$defs"][schema.schema_id]
+        assert embedded == schema.data  # $id, $schema and every $ref kept as written
+        assert EXPORT[f"schemas/{schema.rel}"] == schema.data
+
+
+def test_index_maps_names_and_agents_to_ids_and_files() -> None:
+    index = EXPORT["index.json"]
+    assert index["$comment"].startswith("Code generated by maverick-codegen")
+    assert sorted(index["files"]) == sorted(EXPORT)
+    assert set(index["contracts"]) == {f.title for f in TREE.files}
+    for name, entry in index["contracts"].items():
+        assert EXPORT[entry["file"]]["$id"] == entry["$id"] == TREE.by_title[name].schema_id
+        assert entry["source"] == f"schemas/{TREE.by_title[name].rel}"
+    assert {a: e["contract"] for a, e in index["agents"].items()} == dict(PLAN.config.agents)
+    for entry in index["agents"].values():
+        structured = EXPORT[entry["structured_output"]]
+        assert structured == PLAN.output_schemas[entry["contract"]]
+        assert structured["type"] == "object"
+
+
+def _bundle_validator(schema_id: str) -> jsonschema.protocols.Validator:
+    """The README's recipe: python-jsonschema with a referencing registry over the bundle."""
+    bundle = Resource.from_contents(EXPORT["bundle.json"])
+    registry: Registry[Any] = Registry().with_resource("urn:maverick:bundle", bundle).crawl()
+    return jsonschema.Draft202012Validator({"$ref": schema_id}, registry=registry)
+
+
+@pytest.mark.parametrize("name", sorted(f.title for f in TREE.files))
+def test_bundle_judges_like_the_schema_files(name: str) -> None:
+    by_file = validator_for(TREE, name)
+    by_bundle = _bundle_validator(TREE.by_title[name].schema_id)
+    examples = TREE.by_title[name].data["examples"]
+    documents = [*examples, *mutations(rules_with_bases(TREE, name), examples)]
+    for document in documents:
+        assert by_bundle.is_valid(document) == by_file.is_valid(document), document
+    assert all(by_bundle.is_valid(e) for e in examples)

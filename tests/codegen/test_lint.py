@@ -1,0 +1,150 @@
+"""``maverick-codegen lint``: every rule has fixtures that give exactly its verdict.
+
+``tests/fixtures/lint/<RULE_ID>/pass/`` is a schema tree that lints clean (no finding of any
+rule); ``fail/`` yields that rule, and ``expected.txt`` holds that rule's findings as text. A
+fixture may name agents in ``agents.toml`` (``[agents]`` table). Run with
+``UPDATE_FIXTURES=1`` to rewrite the expected files after a deliberate message change.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from codegen.cli import main
+from codegen.lint import LINT_RULES, lint_tree
+from codegen.report import render
+from tests.conftest import REPO
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"
+RULE_IDS = [rule.id for rule in LINT_RULES]
+
+
+def lint_fixture(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The fixture's findings as text lines, paths relative to the rule's folder."""
+    monkeypatch.chdir(folder.parent)
+    agents_file = Path(folder.name) / "agents.toml"
+    agents = tomllib.loads(agents_file.read_text())["agents"] if agents_file.exists() else {}
+    findings = lint_tree(
+        Path(folder.name), agents, config_path=agents_file, display_root=folder.name
+    )
+    return render(findings, "text").splitlines()
+
+
+def test_every_rule_has_fixtures_and_every_fixture_a_rule() -> None:
+    assert len(RULE_IDS) == len(set(RULE_IDS))
+    assert sorted(p.name for p in FIXTURES.iterdir()) == sorted(RULE_IDS)
+    for rule in RULE_IDS:
+        for part in ("pass", "fail", "expected.txt"):
+            assert (FIXTURES / rule / part).exists(), f"{rule}/{part} is missing"
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_pass_fixture_lints_clean(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert lint_fixture(FIXTURES / rule / "pass", monkeypatch) == []
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_fail_fixture_yields_its_rule(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [line for line in lint_fixture(FIXTURES / rule / "fail", monkeypatch)]
+    mine = [line for line in lines if line.endswith(f" ({rule})")]
+    assert mine, f"{rule} did not fire: {lines}"
+    expected = FIXTURES / rule / "expected.txt"
+    if os.environ.get("UPDATE_FIXTURES"):
+        expected.write_text("\n".join(mine) + "\n")
+    assert mine == expected.read_text().splitlines()
+
+
+def test_real_schemas_lint_clean() -> None:
+    out = io.StringIO()
+    code = main(["--config", str(REPO / "pyproject.toml"), "lint"], out=out)
+    assert code == 0, out.getvalue()
+    assert "pass 30 lint rules" in out.getvalue()
+
+
+def project(tmp_path: Path, rule: str, part: str) -> Path:
+    """A project whose schema folder is a copy of a lint fixture."""
+    shutil.copytree(FIXTURES / rule / part, tmp_path / "schemas")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out"\npackage = "out"\n'
+    )
+    return tmp_path
+
+
+def run(root: Path, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--config", str(root / "pyproject.toml"), *args], out=out)
+    return code, out.getvalue()
+
+
+def test_every_finding_is_reported_not_just_the_first(tmp_path: Path) -> None:
+    root = project(tmp_path, "SUPPORTED_CONSTRUCT", "fail")
+    note = root / "schemas/note.json"
+    data = json.loads(note.read_text())
+    data["properties"]["text"].pop("description")
+    data["properties"]["count"].pop("description")
+    note.write_text(json.dumps(data, indent=2) + "\n")
+    code, out = run(root, "lint")
+    assert code == 1
+    assert out.count("(SUPPORTED_CONSTRUCT)") == 2  # pattern and uniqueItems
+    assert out.count("(DESCRIPTION_PROPERTY)") == 2
+    assert "schemas/note.json:11:7: 'pattern' cannot be reproduced" in out
+    assert out.splitlines()[-1] == "4 lint findings in schemas/ (rules: maverick-codegen rules)"
+
+
+def test_json_and_github_formats(tmp_path: Path) -> None:
+    root = project(tmp_path, "DESCRIPTION_PROPERTY", "fail")
+    code, out = run(root, "lint", "--format", "json")
+    assert code == 1
+    [finding] = json.loads(out)
+    assert finding["rule"] == "DESCRIPTION_PROPERTY"
+    assert (finding["path"], finding["line"], finding["column"]) == ("schemas/note.json", 8, 5)
+    assert finding["pointer"] == "/properties/text"
+    code, out = run(root, "lint", "--format", "github")
+    assert code == 1
+    assert out == (
+        "::error file=schemas/note.json,line=8,col=5,title=DESCRIPTION_PROPERTY::"
+        "property 'text' has no description\n"
+    )
+
+
+def test_unreadable_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path, "DRAFT_2020_12", "pass")
+    (root / "schemas/broken.json").write_text('{"title": "Broken",,}\n')
+    code, _ = run(root, "lint")
+    assert code == 2
+    assert "broken.json:1:20: malformed JSON" in capsys.readouterr().err
+
+
+def test_lint_runs_first_in_make_test_and_in_the_hooks() -> None:
+    makefile = (REPO / "Makefile").read_text()
+    test_recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert test_recipe.splitlines()[1].strip() == "$(PY) -m codegen lint"
+    assert "$(PY) -m codegen lint" in makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    local = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
+    hooks = {h["id"]: h for repo in local["repos"] for h in repo["hooks"]}
+    assert hooks["maverick-codegen-lint"]["entry"] == ".venv/bin/python -m codegen lint"
+    published = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"]: h["entry"] for h in published}["maverick-codegen-lint"] == (
+        "maverick-codegen lint"
+    )
+
+
+def test_rules_lists_both_tables() -> None:
+    code, out = run(REPO, "rules", "--format", "json")
+    assert code == 0
+    tables = json.loads(out)
+    assert [row["id"] for row in tables["lint"]] == RULE_IDS
+    assert all(row["purpose"] and row["categories"] for row in tables["lint"])
+    assert {"PROPERTY_DELETED", "TYPE_NARROWED"} <= {row["id"] for row in tables["breaking"]}
+    code, out = run(REPO, "rules")
+    assert code == 0
+    assert "lint rules:" in out
+    assert "breaking rules:" in out

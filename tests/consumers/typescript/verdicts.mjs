@@ -1,0 +1,64 @@
+// Judge documents with Ajv (draft 2020-12, strict) against the exported schemas.
+//
+// Usage: node verdicts.mjs EXPORT_DIR CASES_JSON
+//
+// CASES_JSON holds {"cases": [{"id", "schema" ($id), "structured" (file or null), "document"}]}.
+// Every case is judged three ways, and the verdicts are printed as JSON on stdout:
+//   bundle      one Ajv instance holding only bundle.json (the compound document)
+//   files       one Ajv instance holding each per-contract file, added with addSchema
+//   structured  the agent contract's structured-output form, compiled on its own (or null)
+// Ajv runs in strict mode (every strict check on); any warning it still logs is printed too,
+// and the caller treats it as a finding.
+import fs from "node:fs";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+
+const [exportDir, casesFile] = process.argv.slice(2);
+if (!exportDir || !casesFile) {
+  console.error("usage: node verdicts.mjs EXPORT_DIR CASES_JSON");
+  process.exit(2);
+}
+const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf-8"));
+const index = readJson(path.join(exportDir, "index.json"));
+const { cases } = readJson(casesFile);
+
+const warnings = [];
+const logger = {
+  log: () => {},
+  warn: (...args) => warnings.push(args.join(" ")),
+  error: (...args) => warnings.push(args.join(" ")),
+};
+const ajv = () =>
+  new Ajv2020({ strict: true, allowUnionTypes: true, logger });
+
+const fromBundle = ajv();
+fromBundle.addSchema(readJson(path.join(exportDir, index.bundle)), "bundle.json");
+
+const fromFiles = ajv();
+for (const entry of Object.values(index.contracts)) {
+  fromFiles.addSchema(readJson(path.join(exportDir, entry.file)));
+}
+
+const structured = new Map();
+const structuredValidator = (file) => {
+  if (!structured.has(file)) {
+    structured.set(file, ajv().compile(readJson(path.join(exportDir, file))));
+  }
+  return structured.get(file);
+};
+
+const validator = (instance, id) => {
+  const validate = instance.getSchema(id);
+  if (!validate) throw new Error(`no schema with $id ${id}`);
+  return validate;
+};
+
+const results = {};
+for (const { id, schema, structured: file, document } of cases) {
+  results[id] = {
+    bundle: validator(fromBundle, schema)(document),
+    files: validator(fromFiles, schema)(document),
+    structured: file ? structuredValidator(file)(document) : null,
+  };
+}
+process.stdout.write(JSON.stringify({ warnings: [...new Set(warnings)].sort(), results }));
