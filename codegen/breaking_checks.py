@@ -23,7 +23,7 @@ from codegen.breaking_walk import (
     json_types,
 )
 from codegen.jsonpos import escape_pointer
-from codegen.loader import SchemaFile
+from codegen.loader import SchemaFile, SchemaTree
 from codegen.rules import find_rules
 
 __all__ = ["CONTRACT_CHECKS", "NODE_CHECKS", "Hit"]
@@ -98,23 +98,26 @@ def class_deleted(pair: ContractPair) -> Iterator[Hit]:
             yield Hit("CLASS_DELETED", _root(pair, previous=True, pointer=pointer), message)
 
 
-def _bases(side_tree: Any, schema: SchemaFile) -> list[str]:
-    found = []
+def _bases(tree: SchemaTree, schema: SchemaFile) -> dict[str, str]:
+    """The contracts ``schema`` extends by ``allOf`` ``$ref``: ``$id`` to title."""
+    found = {}
     for entry in schema.data.get("allOf") or []:
         if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
-            target, fragment = side_tree.resolve(schema, entry["$ref"])
-            found.append(target.title + (f"#{fragment}" if fragment else ""))
-    return sorted(found)
+            target, fragment = tree.resolve(schema, entry["$ref"])
+            found[f"{target.schema_id}#{fragment}"] = target.title + (
+                f"#{fragment}" * bool(fragment)
+            )
+    return found
 
 
 def base_changed(pair: ContractPair) -> Iterator[Hit]:
     before = _bases(pair.prev_side.tree, pair.prev)
     after = _bases(pair.cur_side.tree, pair.cur)
-    if before != after:
+    if set(before) != set(after):
         pointer = "/allOf" if "allOf" in pair.cur.data else ""
         message = (
             f"The bases of {pair.name} ({pointer or '/'}) were changed from "
-            f"[{', '.join(before)}] to [{', '.join(after)}]."
+            f"[{', '.join(sorted(before.values()))}] to [{', '.join(sorted(after.values()))}]."
         )
         yield Hit("BASE_CHANGED", _root(pair, pointer=pointer), message)
 

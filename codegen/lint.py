@@ -9,6 +9,7 @@ findings, all of them (see :func:`codegen.lint_engine.collect`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Iterator
@@ -29,7 +30,6 @@ from codegen.support import check_supported
 
 __all__ = ["LINT_RULES", "lint_tree"]
 
-Check = Callable[[LintContext], Iterator[Finding]]
 KEY_ORDER = ("$schema", "$id", "title", "description", "type", "enum", "const", "properties",
              "required", "additionalProperties", "unevaluatedProperties", "allOf", "$defs",
              "examples")  # fmt: skip
@@ -399,5 +399,7 @@ def lint_tree(
     context = LintContext(read_tree(root), agents or {}, config_path, display_root)
     findings: set[Finding] = set()
     for rule in LINT_RULES:
-        findings.update(rule.check(context))
+        findings.update(
+            dataclasses.replace(f, categories=(rule.category,)) for f in rule.check(context)
+        )
     return sorted(findings)

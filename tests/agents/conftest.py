@@ -63,7 +63,11 @@ class FakeCLI:
         path = fake_cli.write_scenario(self.directory / "scenario.json", scenario)
         return {
             "cli_path": self.launcher,
-            "env": {"FAKE_CLI_SCENARIO": str(path), "FAKE_CLI_RECORD": str(self.record_path), **env},
+            "env": {
+                "FAKE_CLI_SCENARIO": str(path),
+                "FAKE_CLI_RECORD": str(self.record_path),
+                **env,
+            },
         }
 
     def sequence(self, scenarios: list[fake_cli.Scenario]) -> dict[str, Any]:

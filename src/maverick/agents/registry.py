@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from maverick.exceptions import AgentNotFoundError, DuplicateAgentError
+
+if TYPE_CHECKING:  # the base class imports claude-agent-sdk; this module must not
+    from maverick.agents.base import MaverickAgent
 
 __all__ = ["BUILTIN_AGENT_MODULES", "AgentRegistry", "registry"]
 
@@ -32,14 +35,15 @@ BUILTIN_AGENT_MODULES: tuple[str, ...] = (
     "maverick.agents.unified_reviewer",
 )
 
-AgentClassT = TypeVar("AgentClassT", bound=type[Any])
+AgentClass: TypeAlias = "type[MaverickAgent[Any, Any]]"
+AgentClassT = TypeVar("AgentClassT", bound=AgentClass)
 
 
 class AgentRegistry:
     """Agent classes by name. ``autoload`` modules are imported on the first lookup."""
 
     def __init__(self, *, autoload: Sequence[str] = ()) -> None:
-        self._agents: dict[str, type[Any]] = {}
+        self._agents: dict[str, AgentClass] = {}
         self._autoload = tuple(autoload)
         self._loaded = not self._autoload
 
@@ -74,7 +78,7 @@ class AgentRegistry:
 
         return add if cls is None else add(cls)
 
-    def get(self, name: str) -> type[Any]:
+    def get(self, name: str) -> AgentClass:
         """The class registered under ``name``; `AgentNotFoundError` if there is none."""
         self._load()
         try:
@@ -87,7 +91,7 @@ class AgentRegistry:
         self._load()
         return sorted(self._agents)
 
-    def create(self, name: str, **kwargs: Any) -> Any:
+    def create(self, name: str, **kwargs: Any) -> MaverickAgent[Any, Any]:
         """An instance of the agent registered under ``name``, built with ``kwargs``."""
         return self.get(name)(**kwargs)
 
