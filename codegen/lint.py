@@ -308,7 +308,8 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "CONTENT_MODEL_EXPLICIT",
         "CONTENT",
-        "every object states additionalProperties (ToolResult-style bases: see the module doc)",
+        "every object states additionalProperties; an allOf base leaves it out and each "
+        "subclass closes with unevaluatedProperties: false",
         c.content_model_explicit,
     ),
     LintRule(

@@ -8,7 +8,6 @@ folder), each ``{path relative to the target's folder: text}``.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import os
@@ -30,6 +29,7 @@ from codegen.errors import CodegenError, Location, SchemaError
 from codegen.export import check_ids_mirror_files, render_export
 from codegen.fmt import format_python, ruff_version
 from codegen.loader import SchemaFile, SchemaTree, load_tree
+from codegen.postprocess import TYPES_MODULE, insert_rules, keep_unknown_keys, use_json_int
 from codegen.rules import RuleSet, compile_rules
 from codegen.support import check_supported
 from codegen.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
@@ -37,11 +37,6 @@ from codegen.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
 __all__ = ["HEADER_MARK", "Contract", "Plan", "build_plan", "is_generated"]
 
 HEADER_MARK = f"# {GENERATED_MARK}"
-_RULE_IMPORTS = (
-    "from typing import Self",
-    "from pydantic import model_validator",
-    "from pydantic_core import PydanticCustomError",
-)
 
 
 @dataclass(frozen=True)
@@ -61,6 +56,14 @@ class Contract:
     @property
     def schema_id(self) -> str:
         return self.schema.schema_id
+
+    @property
+    def open_content(self) -> bool:
+        """An object contract that neither closes nor types its unknown keys keeps them."""
+        data = self.schema.data
+        return data.get("type") == "object" and not (
+            {"additionalProperties", "unevaluatedProperties"} & set(data)
+        )
 
     @property
     def exports(self) -> tuple[str, ...]:
@@ -159,20 +162,6 @@ def declared_properties(tree: SchemaTree, schema: SchemaFile) -> set[str]:
                 )
             names |= declared_properties(tree, base)
     return names
-
-
-def _insert_rules(code: str, rule_sets: list[RuleSet], where: Location) -> str:
-    lines = code.split("\n")
-    classes = {node.name: node for node in ast.parse(code).body if isinstance(node, ast.ClassDef)}
-    for rule_set in sorted(rule_sets, key=lambda r: -(classes[r.class_name].end_lineno or 0)):
-        node = classes.get(rule_set.class_name)
-        if node is None or node.end_lineno is None:
-            raise CodegenError(f"generated code lacks class {rule_set.class_name}", where)
-        body = ["", *("    " + line if line else "" for line in rule_set.method_lines())]
-        lines[node.end_lineno : node.end_lineno] = body
-    future = lines.index("from __future__ import annotations")
-    lines[future + 1 : future + 1] = ["", *_RULE_IMPORTS]
-    return "\n".join(lines)
 
 
 def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
@@ -309,7 +298,10 @@ def _postprocess(
         header = _header(f"schemas/{contract.schema.rel}", _digest(closure))
         code = generated.replace(HEADER_PLACEHOLDER, header, 1)
         if contract.rules is not None:
-            code = _insert_rules(code, [contract.rules], contract.schema.loc())
+            code = insert_rules(code, [contract.rules], contract.schema.loc())
+        code = use_json_int(code, depth=len(contract.schema.module_parts))
+        if contract.open_content:
+            code = keep_unknown_keys(code, contract.name, contract.schema.loc())
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:
@@ -353,6 +345,7 @@ def _registry_files(
     )
     return {
         PurePosixPath("_registry.py"): registry,
+        PurePosixPath(f"{TYPES_MODULE}.py"): env.get_template("types.py.j2").render(header=header),
         PurePosixPath("_schemas.py"): schemas,
         PurePosixPath("__init__.py"): top,
     }

@@ -58,7 +58,9 @@ def test_hand_edit_of_generated_file_is_caught_even_with_the_cache(
     assert run(project, "check")[0] == 0
     assert "inputs and outputs unchanged" in run(project, "check")[1]  # cache is used
     module = project / PATH / "tools/problem.py"
-    module.write_text(module.read_text().replace("StrictInt", "int"))
+    edited = module.read_text().replace("JsonInt", "int")
+    assert edited != module.read_text()
+    module.write_text(edited)
     code, out = run(project, "check")
     assert code == 1
     assert f"changed: {PATH}/tools/problem.py" in out

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from .._types import JsonInt
 from .change_type import ChangeType
 
 
@@ -24,8 +25,8 @@ class FileChange(BaseModel):
         StrictStr, Field(description="Path of the file, relative to the repository root.")
     ]
     change_type: Annotated[ChangeType, Field(description="Kind of change.")] = ChangeType.MODIFIED
-    lines_added: Annotated[StrictInt, Field(description="Number of lines added.", ge=0)] = 0
-    lines_removed: Annotated[StrictInt, Field(description="Number of lines removed.", ge=0)] = 0
+    lines_added: Annotated[JsonInt, Field(description="Number of lines added.", ge=0)] = 0
+    lines_removed: Annotated[JsonInt, Field(description="Number of lines removed.", ge=0)] = 0
     old_path: Annotated[
         StrictStr | None,
         Field(description="Previous path of the file when it was renamed; null otherwise."),

@@ -7,7 +7,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from .._types import JsonInt
 
 
 class Finding(BaseModel):
@@ -29,7 +31,7 @@ class Finding(BaseModel):
         StrictStr, Field(description="Path of the affected file, relative to the repository root.")
     ]
     line: Annotated[
-        StrictStr | StrictInt,
+        StrictStr | JsonInt,
         Field(
             description='Line number or range as text, e.g. "45" or "45-67". Integers are accepted for results written before line became a string; null is rejected.'
         ),

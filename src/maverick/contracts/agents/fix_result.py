@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from .._types import JsonInt
 from .file_change import FileChange
 
 
@@ -21,7 +22,7 @@ class FixResult(BaseModel):
         frozen=True,
     )
     success: Annotated[StrictBool, Field(description="Whether the issue was fixed.")]
-    issue_number: Annotated[StrictInt, Field(description="Number of the GitHub issue.", ge=1)]
+    issue_number: Annotated[JsonInt, Field(description="Number of the GitHub issue.", ge=1)]
     issue_title: Annotated[StrictStr, Field(description="Title of the issue.")]
     issue_url: Annotated[StrictStr, Field(description="Link to the issue; empty when unknown.")] = (
         ""

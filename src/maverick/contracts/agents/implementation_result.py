@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from .._types import JsonInt
 from .file_change import FileChange
 from .task_result import TaskResult
 
@@ -24,13 +25,9 @@ class ImplementationResult(BaseModel):
     success: Annotated[
         StrictBool, Field(description="Whether every task succeeded, i.e. no task failed.")
     ]
-    tasks_completed: Annotated[
-        StrictInt, Field(description="Number of tasks that completed.", ge=0)
-    ]
-    tasks_failed: Annotated[StrictInt, Field(description="Number of tasks that failed.", ge=0)]
-    tasks_skipped: Annotated[
-        StrictInt, Field(description="Number of tasks that were skipped.", ge=0)
-    ]
+    tasks_completed: Annotated[JsonInt, Field(description="Number of tasks that completed.", ge=0)]
+    tasks_failed: Annotated[JsonInt, Field(description="Number of tasks that failed.", ge=0)]
+    tasks_skipped: Annotated[JsonInt, Field(description="Number of tasks that were skipped.", ge=0)]
     task_results: Annotated[
         list[TaskResult], Field(description="Result of each task.", validate_default=True)
     ] = []

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from .._types import JsonInt
 from .review_severity import ReviewSeverity
 
 
@@ -28,7 +29,7 @@ class ReviewFinding(BaseModel):
         StrictStr, Field(description="Path of the affected file, relative to the repository root.")
     ]
     line: Annotated[
-        StrictInt | None,
+        JsonInt | None,
         Field(
             description="1-based line where the issue occurs; null when the finding applies to the whole file.",
             ge=1,

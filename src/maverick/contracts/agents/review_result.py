@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from .._types import JsonInt
 from .review_finding import ReviewFinding
 from .usage_stats import UsageStats
 
@@ -32,8 +33,7 @@ class ReviewResult(BaseModel):
         ),
     ] = []
     files_reviewed: Annotated[
-        StrictInt,
-        Field(description="Number of files analysed; binary files are not counted.", ge=0),
+        JsonInt, Field(description="Number of files analysed; binary files are not counted.", ge=0)
     ]
     summary: Annotated[
         StrictStr, Field(description="Human-readable summary of the review outcome.")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from .._types import JsonInt
 from .file_change import FileChange
 from .task_status import TaskStatus
 from .validation_result import ValidationResult
@@ -38,7 +39,7 @@ class TaskResult(BaseModel):
         StrictStr | None, Field(description="Failure message when the task failed; null otherwise.")
     ] = None
     duration_ms: Annotated[
-        StrictInt, Field(description="Duration of the task in milliseconds.", ge=0)
+        JsonInt, Field(description="Duration of the task in milliseconds.", ge=0)
     ] = 0
     validation: Annotated[
         list[ValidationResult],

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat
+
+from .._types import JsonInt
 
 
 class UsageStats(BaseModel):
@@ -19,10 +21,10 @@ class UsageStats(BaseModel):
         frozen=True,
     )
     input_tokens: Annotated[
-        StrictInt, Field(description="Number of tokens in the prompt sent to the model.", ge=0)
+        JsonInt, Field(description="Number of tokens in the prompt sent to the model.", ge=0)
     ]
     output_tokens: Annotated[
-        StrictInt, Field(description="Number of tokens in the model's response.", ge=0)
+        JsonInt, Field(description="Number of tokens in the model's response.", ge=0)
     ]
     total_cost: Annotated[
         StrictFloat | None,
@@ -32,5 +34,5 @@ class UsageStats(BaseModel):
         ),
     ] = None
     duration_ms: Annotated[
-        StrictInt, Field(description="Wall-clock duration of the run in milliseconds.", ge=0)
+        JsonInt, Field(description="Wall-clock duration of the run in milliseconds.", ge=0)
     ]

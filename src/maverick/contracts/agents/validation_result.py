@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from .._types import JsonInt
 from .validation_step import ValidationStep
 
 
@@ -24,7 +25,7 @@ class ValidationResult(BaseModel):
     success: Annotated[StrictBool, Field(description="Whether the step passed.")]
     output: Annotated[StrictStr, Field(description="Output of the step's command.")] = ""
     duration_ms: Annotated[
-        StrictInt, Field(description="Duration of the step in milliseconds.", ge=0)
+        JsonInt, Field(description="Duration of the step in milliseconds.", ge=0)
     ] = 0
     auto_fixed: Annotated[
         StrictBool,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
+
+from .._types import JsonInt
 
 
 class DependencySummary(BaseModel):
@@ -19,19 +21,19 @@ class DependencySummary(BaseModel):
         frozen=True,
     )
     python_packages: Annotated[
-        StrictInt,
+        JsonInt,
         Field(
             description="Number of Python packages, from requirements.txt and pyproject.toml together.",
             ge=0,
         ),
     ]
     node_packages: Annotated[
-        StrictInt,
+        JsonInt,
         Field(
             description="Number of Node.js packages, dependencies and devDependencies together.",
             ge=0,
         ),
     ]
     terraform_providers: Annotated[
-        StrictInt, Field(description="Number of Terraform providers.", ge=0)
+        JsonInt, Field(description="Number of Terraform providers.", ge=0)
     ]

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictStr
 
+from .._types import JsonInt
 from .tool_result import ToolResult
 
 
@@ -27,10 +28,10 @@ class FileResult(ToolResult):
         StrictStr | None, Field(description="Contents of the file as UTF-8 text; null on error.")
     ] = None
     size: Annotated[
-        StrictInt | None, Field(description="Size of the file in bytes; null on error.", ge=0)
+        JsonInt | None, Field(description="Size of the file in bytes; null on error.", ge=0)
     ] = None
     lines: Annotated[
-        StrictInt | None, Field(description="Number of lines in the file; null on error.", ge=0)
+        JsonInt | None, Field(description="Number of lines in the file; null on error.", ge=0)
     ] = None
     encoding: Annotated[
         Literal["utf-8"], Field(description='Character encoding of content; always "utf-8".')

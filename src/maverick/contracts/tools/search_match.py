@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from .._types import JsonInt
 
 
 class SearchMatch(BaseModel):
@@ -19,7 +21,7 @@ class SearchMatch(BaseModel):
         frozen=True,
     )
     file: Annotated[StrictStr, Field(description="Path of the file holding the match.")]
-    line_number: Annotated[StrictInt, Field(description="Line number of the match.")]
+    line_number: Annotated[JsonInt, Field(description="Line number of the match.")]
     text: Annotated[
         StrictStr, Field(description="The matching line, trimmed and possibly cut short.")
     ]

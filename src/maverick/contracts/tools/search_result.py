@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
+from .._types import JsonInt
 from .search_match import SearchMatch
 from .tool_result import ToolResult
 
@@ -33,10 +34,10 @@ class SearchResult(ToolResult):
         ),
     ] = []
     match_count: Annotated[
-        StrictInt, Field(description="Total number of matches found, before truncation.", ge=0)
+        JsonInt, Field(description="Total number of matches found, before truncation.", ge=0)
     ] = 0
     file_count: Annotated[
-        StrictInt, Field(description="Number of distinct files with at least one match.", ge=0)
+        JsonInt, Field(description="Number of distinct files with at least one match.", ge=0)
     ] = 0
     truncated: Annotated[
         StrictBool,

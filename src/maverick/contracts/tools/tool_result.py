@@ -15,9 +15,7 @@ class ToolResult(BaseModel):
     Result of one MCP tool run in Bob's Brain: whether it succeeded, its output or error, and metadata about the run. It is the base of every tool result (ComplianceResult, SearchResult, FileResult, DependencyResult) and is left open so that they can extend it.
     """
 
-    model_config = ConfigDict(
-        frozen=True,
-    )
+    model_config = ConfigDict(extra="allow", frozen=True)
     success: Annotated[StrictBool, Field(description="Whether the tool run succeeded.")]
     data: Annotated[
         dict[str, Any] | None,

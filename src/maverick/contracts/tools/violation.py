@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from .._types import JsonInt
 
 
 class Violation(BaseModel):
@@ -28,7 +30,7 @@ class Violation(BaseModel):
     ]
     pattern: Annotated[StrictStr, Field(description='The pattern that matched, e.g. "langchain".')]
     file: Annotated[StrictStr, Field(description="Path of the file where the pattern matched.")]
-    line: Annotated[StrictInt, Field(description="Line number of the match.")]
+    line: Annotated[JsonInt, Field(description="Line number of the match.")]
     text: Annotated[
         StrictStr, Field(description="The matching line, trimmed and possibly cut short.")
     ]

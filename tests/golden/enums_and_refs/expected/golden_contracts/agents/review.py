@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from .._types import JsonInt
 from .severity import Severity
 from .usage import Usage
 
@@ -23,7 +24,7 @@ class Review(BaseModel):
     )
     severity: Annotated[Severity, Field(description="Worst severity.")]
     usage: Annotated[Usage | None, Field(description="Usage, if known.")] = None
-    line: Annotated[StrictStr | StrictInt, Field(description="Line or range.")]
+    line: Annotated[StrictStr | JsonInt, Field(description="Line or range.")]
     labels: Annotated[dict[str, StrictStr], Field(description="Labels.")] = {}
     extra: Annotated[dict[str, Any], Field(description="Free-form.")] = {}
     output: Annotated[StrictStr, Field(deprecated=True, description="Deprecated: raw text.")] = ""

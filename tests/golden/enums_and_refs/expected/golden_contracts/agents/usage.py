@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat
+
+from .._types import JsonInt
 
 
 class Usage(BaseModel):
@@ -18,5 +20,5 @@ class Usage(BaseModel):
         extra="forbid",
         frozen=True,
     )
-    input_tokens: Annotated[StrictInt, Field(description="In.", ge=0)]
+    input_tokens: Annotated[JsonInt, Field(description="In.", ge=0)]
     cost: Annotated[StrictFloat | None, Field(description="USD.", ge=0.0)] = None

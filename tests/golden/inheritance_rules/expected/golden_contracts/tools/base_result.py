@@ -15,9 +15,7 @@ class BaseResult(BaseModel):
     Base of every result.
     """
 
-    model_config = ConfigDict(
-        frozen=True,
-    )
+    model_config = ConfigDict(extra="allow", frozen=True)
     success: Annotated[StrictBool, Field(description="Whether it worked.")]
     error: Annotated[StrictStr | None, Field(description="What went wrong.")] = None
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from .._types import JsonInt
 
 
 class Problem(BaseModel):
@@ -19,4 +21,4 @@ class Problem(BaseModel):
         frozen=True,
     )
     file: Annotated[StrictStr, Field(description="File path.")]
-    line: Annotated[StrictInt, Field(description="1-based line.", ge=1)]
+    line: Annotated[JsonInt, Field(description="1-based line.", ge=1)]
