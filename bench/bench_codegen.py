@@ -139,9 +139,7 @@ def main() -> None:
     print(f"  ratio (loop / ours):              {loop_total / ours:8.1f}x   target >= 50x")
     print(f"datamodel-codegen one call:         {one_call:8.2f} s  (same options as ours)")
     print(f"  ratio (ours / one call):          {ours / one_call:8.2f}x   target <= 1x")
-    print(
-        f"datamodel-codegen one plain call:   {plain_call:8.2f} s  (default options)"
-    )
+    print(f"datamodel-codegen one plain call:   {plain_call:8.2f} s  (default options)")
     print(f"  ratio (ours / plain call):        {ours / plain_call:8.2f}x")
     print(f"maverick-codegen check (unchanged): {check_ours:8.3f} s  (best of 5)")
     print(f"datamodel-codegen --check:          {check_dmcg:8.3f} s")
