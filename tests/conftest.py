@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +13,30 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def run(project: Path, *args: str) -> tuple[int, str]:
+    """Run maverick-codegen in-process on ``project``; returns its exit code and stdout."""
+    from codegen.cli import main
+
+    out = io.StringIO()
+    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
+    return code, out.getvalue()
+
+
+def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run git in ``repo`` with a fixed identity (and pre-commit's cache beside it)."""
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.test",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.test",
+        "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
+    }
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ same element that must not yield it). ``UPDATE_FIXTURES=1`` rewrites the expecte
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -21,12 +20,11 @@ import pytest
 import yaml
 
 from codegen.breaking import BREAKING_RULES, DEFAULT_USE, Side, compare, parse_selection, select
-from codegen.cli import main
 from codegen.errors import CodegenError
 from codegen.gitref import parse_ref
 from codegen.loader import load_tree
 from codegen.report import render
-from tests.conftest import REPO
+from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "breaking"
 RULE_IDS = [rule.id for rule in BREAKING_RULES]
@@ -189,27 +187,6 @@ def test_an_optional_property_added_to_the_open_base_breaks_closed_subclass_read
 # ---------------------------------------------------------------------------- a real git repository
 
 
-def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.test",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.test",
-        "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
-    }
-    done = subprocess.run(
-        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
-    )
-    return done
-
-
-def run(repo: Path, *args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(repo / "pyproject.toml"), *args], out=out)
-    return code, out.getvalue()
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository holding the PROPERTY_DELETED fixture's previous tree, committed."""
@@ -332,8 +309,7 @@ def test_the_lint_hook_refuses_a_commit(repo: Path) -> None:
 
 
 def test_current_schemas_have_no_breaking_change_against_head() -> None:
-    if git(REPO, "rev-parse", "--verify", "-q", "HEAD").returncode != 0:
-        pytest.skip("not a git checkout")
+    assert git(REPO, "rev-parse", "--verify", "-q", "HEAD").returncode == 0, "needs a git checkout"
     code, out = run(REPO, "breaking", "--against", "HEAD")
     assert code == 0, out
 

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from tests.conftest import run
 
 PATH = "out/golden_contracts"
-
-
-def run(project: Path, *args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
-    return code, out.getvalue()
 
 
 def generated(make_project: Callable[[str], Path], case: str = "inheritance_rules") -> Path:

@@ -11,12 +11,7 @@ from typing import Any
 import pytest
 
 from codegen.cli import main
-
-
-def run(project: Path, *args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
-    return code, out.getvalue()
+from tests.conftest import run
 
 
 def edit(path: Path, change: Callable[[dict[str, Any]], None]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -12,18 +11,11 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from codegen.cli import main
 from codegen.config import load_config
 from codegen.plan import build_plan
 from codegen.targets import targets_of
 from tests._schema_harness import load, mutations, rules_with_bases, validator_for
-from tests.conftest import REPO
-
-
-def run(project: Path, *args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(project / "pyproject.toml"), *args], out=out)
-    return code, out.getvalue()
+from tests.conftest import REPO, run
 
 
 def files_below(folder: Path) -> dict[str, str]:

@@ -22,7 +22,7 @@ import yaml
 from codegen.cli import main
 from codegen.lint import LINT_RULES, lint_tree
 from codegen.report import Finding, render
-from tests.conftest import REPO
+from tests.conftest import REPO, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"
 RULE_IDS = [rule.id for rule in LINT_RULES]
@@ -74,12 +74,6 @@ def project(tmp_path: Path, rule: str, part: str) -> Path:
         '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out"\npackage = "out"\n'
     )
     return tmp_path
-
-
-def run(root: Path, *args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(root / "pyproject.toml"), *args], out=out)
-    return code, out.getvalue()
 
 
 def test_every_finding_is_reported_not_just_the_first(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -11,21 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.conftest import REPO
-
-
-def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.test",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.test",
-        "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
-    }
-    return subprocess.run(
-        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
-    )
+from tests.conftest import REPO, git
 
 
 def test_commit_with_drift_is_refused_and_clean_commit_passes(
