@@ -88,6 +88,15 @@ class SchemaTree:
         rel = _normalize(source.rel.parent / target)
         return self.by_rel[rel], unquote(fragment)
 
+    @cached_property
+    def _references(self) -> Mapping[PurePosixPath, tuple[SchemaFile, ...]]:
+        """The files each file references directly."""
+        references: dict[PurePosixPath, tuple[SchemaFile, ...]] = {}
+        for schema in self.files:
+            targets = (self.resolve(schema, ref)[0] for ref in schema.file_refs)
+            references[schema.rel] = tuple({t.rel: t for t in targets}.values())
+        return references
+
     def closure(self, start: SchemaFile) -> list[SchemaFile]:
         """``start`` and every file it references, directly or not, in a stable order."""
         seen: dict[PurePosixPath, SchemaFile] = {}
@@ -97,7 +106,7 @@ class SchemaTree:
             if current.rel in seen:
                 continue
             seen[current.rel] = current
-            pending.extend(self.resolve(current, ref)[0] for ref in current.file_refs)
+            pending.extend(self._references[current.rel])
         return [seen[rel] for rel in sorted(seen)]
 
 

@@ -14,7 +14,7 @@ Two edits, both located through the module's syntax tree, never by searching tex
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from codegen.errors import CodegenError, Location
 from codegen.rules import RuleSet
@@ -52,10 +52,32 @@ def insert_rules(code: str, rule_sets: Sequence[RuleSet], where: Location) -> st
     return "\n".join(lines)
 
 
+def _type_names(tree: ast.Module) -> Iterator[ast.Name]:
+    """The names used in type expressions: field annotations and module-level aliases.
+
+    Calls (``Field(...)``) and constants hold no types and are not entered, which keeps this
+    cheap on modules with long descriptions.
+    """
+    pending: list[ast.AST] = []
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            pending += [m.annotation for m in statement.body if isinstance(m, ast.AnnAssign)]
+        elif isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            pending.append(statement.value)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name):
+            yield node
+        elif not isinstance(node, ast.Call | ast.Constant):
+            pending.extend(ast.iter_child_nodes(node))
+
+
 def use_json_int(code: str, depth: int) -> str:
     """Replace every ``StrictInt`` by ``JsonInt``; ``depth`` is the module's package depth."""
+    if "StrictInt" not in code:
+        return code
     tree = ast.parse(code)
-    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "StrictInt"]
+    names = [name for name in _type_names(tree) if name.id == "StrictInt"]
     if not names:
         return code
     lines = code.split("\n")
