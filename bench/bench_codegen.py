@@ -43,6 +43,8 @@ def make_project(root: Path, count: int) -> None:
         for field in range(7):
             spec = dict(FIELD_TYPES[(index + field) % len(FIELD_TYPES)])
             spec["description"] = f"Field {field} of model {index}."
+            if field >= 2 and "default" not in spec:  # optional: a default of its type
+                spec["default"] = {"string": "", "integer": 0, "number": 0}[spec["type"]]
             properties[f"field_{field}"] = spec
         if index:
             properties["parent"] = {

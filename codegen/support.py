@@ -96,6 +96,7 @@ def _check_node(schema: SchemaFile, node: Any, pointer: str, *, root: bool = Fal
             )
             raise _refuse(schema, here, key, why)
         _check_children(schema, key, value, here)
+    _check_optional_properties(schema, node, pointer)
 
 
 _PER_TYPE = frozenset(
@@ -113,6 +114,32 @@ def _check_type_union(schema: SchemaFile, node: dict[str, Any], here: str) -> No
             f"constraints beside the type union {node['type']} would generate untyped "
             "constr()/conint() annotations: drop the constraint or use a single type",
         )  # fmt: skip
+
+
+def _allows_null(node: Any) -> bool:
+    if not isinstance(node, dict):
+        return node is True
+    kinds = node.get("type")
+    if kinds == "null" or (isinstance(kinds, list) and "null" in kinds):
+        return True
+    return any(_allows_null(branch) for branch in node.get("anyOf", []))
+
+
+def _check_optional_properties(schema: SchemaFile, node: dict[str, Any], pointer: str) -> None:
+    """An optional property needs a default, or the generated field would accept null."""
+    required = node.get("required", [])
+    for name, sub in (node.get("properties") or {}).items():
+        if name in required or not isinstance(sub, dict) or "default" in sub:
+            continue
+        if not _allows_null(sub):
+            here = f"{pointer}/properties/{escape_pointer(name)}"
+            raise SchemaError(
+                f"optional property {name!r} has no default: its generated field would default "
+                "to None and accept null, which the schema refuses; give it a default (or "
+                "allow null, or make it required)",
+                schema.loc(here),
+                "SUPPORTED_CONSTRUCT",
+            )
 
 
 def _has_ref_base(node: dict[str, Any]) -> bool:

@@ -223,3 +223,18 @@ def test_generator_failure_leaves_previous_files_intact(
     after = {p: p.read_text() for p in out.rglob("*.py")}
     assert after == before
     assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_optional_property_without_default_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its generated field would default to None and so accept null, which the schema refuses.
+    project = make_project("single_file")
+    edit(
+        project / "schemas/note.json",
+        lambda d: d["properties"].update({"count": {"type": "integer", "description": "n"}}),
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "optional property 'count' has no default" in err
+    assert "/properties/count (SUPPORTED_CONSTRUCT)" in err
