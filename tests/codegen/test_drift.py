@@ -44,38 +44,6 @@ def test_schema_edited_without_regenerating_fails_naming_the_file(
     assert out.rstrip().endswith("make generate")
 
 
-def test_hand_edit_of_generated_file_is_caught_even_with_the_cache(
-    make_project: Callable[[str], Path],
-) -> None:
-    project = generated(make_project)
-    assert run(project, "check")[0] == 0
-    assert "inputs and outputs unchanged" in run(project, "check")[1]  # cache is used
-    module = project / PATH / "tools/problem.py"
-    edited = module.read_text().replace("JsonInt", "int")
-    assert edited != module.read_text()
-    module.write_text(edited)
-    code, out = run(project, "check")
-    assert code == 1
-    assert f"changed: {PATH}/tools/problem.py" in out
-
-
-def test_deleted_schema_reports_stale_file_and_generate_removes_it(
-    make_project: Callable[[str], Path],
-) -> None:
-    project = generated(make_project, "enums_and_refs")
-    (project / "schemas/agents/review.json").unlink()
-    toml = project / "pyproject.toml"
-    toml.write_text(toml.read_text().replace('reviewer = "Review"', ""))
-    code, out = run(project, "check")
-    assert code == 1
-    assert f"stale: {PATH}/agents/review.py (its schema is gone)" in out
-    code, out = run(project, "generate")
-    assert code == 0
-    assert f"removed stale {PATH}/agents/review.py" in out
-    assert not (project / PATH / "agents/review.py").exists()
-    assert run(project, "check")[0] == 0
-
-
 def test_missing_generated_file_is_reported(make_project: Callable[[str], Path]) -> None:
     project = generated(make_project)
     (project / PATH / "tools/base_result.py").unlink()
@@ -137,22 +105,30 @@ def test_schema_edit_not_reexported_fails_for_docs_and_export(
 
 @pytest.mark.parametrize(
     "path",
-    [DOCS, f"{EXPORT}/bundle.json", f"{EXPORT}/index.json", f"{EXPORT}/schemas/tools/problem.json"],
+    [
+        f"{PATH}/tools/problem.py",
+        DOCS,
+        f"{EXPORT}/bundle.json",
+        f"{EXPORT}/index.json",
+        f"{EXPORT}/schemas/tools/problem.json",
+    ],
 )
-def test_hand_edit_of_docs_or_export_is_caught_even_with_the_cache(
+def test_hand_edit_of_any_generated_file_is_caught_even_with_the_cache(
     make_project: Callable[[str], Path], path: str
 ) -> None:
     project = generated(make_project)
     assert run(project, "check")[0] == 0
     assert "inputs and outputs unchanged" in run(project, "check")[1]
     target = project / path
-    target.write_text(target.read_text().replace("problem", "problème"))
+    edited = target.read_text().replace("problem", "problème")
+    assert edited != target.read_text()
+    target.write_text(edited)
     code, out = run(project, "check")
     assert code == 1
     assert f"changed: {path}" in out
 
 
-def test_deleted_schema_reports_stale_export_files_and_generate_removes_them(
+def test_deleted_schema_reports_stale_files_and_generate_removes_them(
     make_project: Callable[[str], Path],
 ) -> None:
     project = generated(make_project, "enums_and_refs")
@@ -161,11 +137,14 @@ def test_deleted_schema_reports_stale_export_files_and_generate_removes_them(
     toml.write_text(toml.read_text().replace('reviewer = "Review"', ""))
     code, out = run(project, "check")
     assert code == 1
+    assert f"stale: {PATH}/agents/review.py (its schema is gone)" in out
     assert f"stale: {EXPORT}/schemas/agents/review.json (its schema is gone)" in out
     assert f"stale: {EXPORT}/structured-output/agents/review.json (its schema is gone)" in out
     assert f"changed: {DOCS}" in out
     code, out = run(project, "generate")
     assert code == 0
+    assert f"removed stale {PATH}/agents/review.py" in out
+    assert not (project / PATH / "agents/review.py").exists()
     assert f"removed stale {EXPORT}/structured-output/agents/review.json" in out
     assert not (project / EXPORT / "structured-output").exists()  # emptied folders go too
     assert run(project, "check")[0] == 0
