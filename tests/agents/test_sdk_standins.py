@@ -50,6 +50,7 @@ from maverick.exceptions import (
     ProcessError,
     StreamingError,
 )
+from tests.agents.conftest import FakeCLI
 from tests.standins import fake_cli
 from tests.standins.messages_api import (
     STRUCTURED_OUTPUT_TOOL,
@@ -111,38 +112,16 @@ def fenced_document(text: str) -> Any:
 # -- (a) the stand-in CLI -------------------------------------------------------------------
 
 
-@dataclasses.dataclass
-class FakeCLI:
-    launcher: Path
-    directory: Path
-
-    def options(self, scenario: fake_cli.Scenario, **overrides: Any) -> ClaudeAgentOptions:
-        path = fake_cli.write_scenario(self.directory / "scenario.json", scenario)
-        env = {"FAKE_CLI_SCENARIO": str(path), "FAKE_CLI_RECORD": str(self.record_path)}
-        fields: dict[str, Any] = {
-            "cli_path": self.launcher,
-            "env": env,
-            "cwd": self.directory,
-            "output_format": OUTPUT_FORMAT,
-        }
-        return ClaudeAgentOptions(**(fields | overrides))
-
-    @property
-    def record_path(self) -> Path:
-        return self.directory / "record.json"
-
-    def record(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.record_path.read_text())
-        return data
-
-
-@pytest.fixture
-def fake(tmp_path: Path) -> FakeCLI:
-    return FakeCLI(launcher=fake_cli.write_launcher(tmp_path), directory=tmp_path)
+def sdk_options(fake: FakeCLI, scenario: fake_cli.Scenario, **overrides: Any) -> ClaudeAgentOptions:
+    """SDK options that run the stand-in CLI (the shared ``fake`` fixture) on ``scenario``."""
+    fields = {**fake.options(scenario), "cwd": fake.directory, "output_format": OUTPUT_FORMAT}
+    return ClaudeAgentOptions(**(fields | overrides))
 
 
 def test_fake_success_returns_the_structured_output(fake: FakeCLI) -> None:
-    outcome = run(run_query("Review this.", fake.options(fake_cli.success(GOOD, text="Done."))))
+    outcome = run(
+        run_query("Review this.", sdk_options(fake, fake_cli.success(GOOD, text="Done.")))
+    )
 
     assert outcome.structured_output == GOOD
     assert Verdict.model_validate(outcome.structured_output) == Verdict(**GOOD)
@@ -176,7 +155,7 @@ def test_fake_success_returns_the_structured_output(fake: FakeCLI) -> None:
 
 def test_fake_retries_exhausted_sdk_yields_result_then_raises(fake: FakeCLI) -> None:
     """What the SDK does on its own: the error result is yielded, then ResultError is raised."""
-    messages, error = run(collect("Review.", fake.options(fake_cli.retries_exhausted(BAD))))
+    messages, error = run(collect("Review.", sdk_options(fake, fake_cli.retries_exhausted(BAD))))
 
     assert isinstance(messages[-1], ResultMessage)
     assert messages[-1].subtype == RETRIES_EXHAUSTED
@@ -191,7 +170,9 @@ def test_fake_retries_exhausted_sdk_yields_result_then_raises(fake: FakeCLI) -> 
 
 
 def test_fake_retries_exhausted_adapter_keeps_the_result(fake: FakeCLI) -> None:
-    outcome = run(run_query("Review.", fake.options(fake_cli.retries_exhausted(BAD, attempts=3))))
+    outcome = run(
+        run_query("Review.", sdk_options(fake, fake_cli.retries_exhausted(BAD, attempts=3)))
+    )
 
     assert outcome.retries_exhausted
     assert outcome.is_error
@@ -214,7 +195,7 @@ def test_fake_retries_exhausted_adapter_keeps_the_result(fake: FakeCLI) -> None:
 
 
 def test_fake_retries_exhausted_raises_when_not_kept(fake: FakeCLI) -> None:
-    options = fake.options(fake_cli.retries_exhausted(BAD))
+    options = sdk_options(fake, fake_cli.retries_exhausted(BAD))
     with pytest.raises(ProcessError) as caught:
         run(run_query("Review.", options, keep_errors=frozenset()))
     assert caught.value.exit_code == 1
@@ -224,7 +205,7 @@ def test_fake_retries_exhausted_raises_when_not_kept(fake: FakeCLI) -> None:
 def test_fake_crash_keeps_exit_code_and_stderr(fake: FakeCLI) -> None:
     scenario = fake_cli.crash("FATAL: out of cheese\n  at brie (cli.js:12:3)", exit_code=3)
     with pytest.raises(ProcessError) as caught:
-        run(run_query("Review.", fake.options(scenario)))
+        run(run_query("Review.", sdk_options(fake, scenario)))
 
     error = caught.value
     assert error.exit_code == 3
@@ -238,7 +219,7 @@ def test_fake_crash_keeps_exit_code_and_stderr(fake: FakeCLI) -> None:
 def test_fake_crash_before_any_output(fake: FakeCLI) -> None:
     scenario = fake_cli.crash("cannot start", exit_code=127, after_init=False)
     with pytest.raises(ProcessError) as caught:
-        run(run_query("Review.", fake.options(scenario)))
+        run(run_query("Review.", sdk_options(fake, scenario)))
     assert caught.value.exit_code == 127
     assert caught.value.stderr == "cannot start"
 
@@ -246,20 +227,20 @@ def test_fake_crash_before_any_output(fake: FakeCLI) -> None:
 def test_fake_corrupt_json_line_is_a_malformed_response(fake: FakeCLI) -> None:
     line = '{"type": "assistant", "message": {"content": ['
     with pytest.raises(MalformedResponseError) as caught:
-        run(run_query("Review.", fake.options(fake_cli.corrupt_json_line(line))))
+        run(run_query("Review.", sdk_options(fake, fake_cli.corrupt_json_line(line))))
     assert caught.value.raw_response == line
     assert "not valid JSON" in str(caught.value)
 
 
 def test_fake_non_json_line_is_skipped(fake: FakeCLI) -> None:
     """The SDK ignores stdout lines that do not start with ``{`` (debug noise of some CLIs)."""
-    outcome = run(run_query("Review.", fake.options(fake_cli.garbage_line())))
+    outcome = run(run_query("Review.", sdk_options(fake, fake_cli.garbage_line())))
     assert outcome.structured_output == {"success": True, "summary": "stand-in summary"}
 
 
 def test_fake_model_never_calls_the_tool(fake: FakeCLI) -> None:
     text = "I looked at it and it is fine."
-    outcome = run(run_query("Review.", fake.options(fake_cli.no_tool_call(text))))
+    outcome = run(run_query("Review.", sdk_options(fake, fake_cli.no_tool_call(text))))
 
     assert outcome.result is not None
     assert outcome.result.subtype == "success"
@@ -271,7 +252,7 @@ def test_fake_model_never_calls_the_tool(fake: FakeCLI) -> None:
 
 
 def test_fake_text_answer_with_a_json_block(fake: FakeCLI) -> None:
-    outcome = run(run_query("Review.", fake.options(fake_cli.fenced_text(GOOD))))
+    outcome = run(run_query("Review.", sdk_options(fake, fake_cli.fenced_text(GOOD))))
 
     assert outcome.structured_output is None
     assert Verdict.model_validate(fenced_document(outcome.text)) == Verdict(**GOOD)
@@ -280,7 +261,7 @@ def test_fake_text_answer_with_a_json_block(fake: FakeCLI) -> None:
 def test_fake_api_error_is_a_network_error(fake: FakeCLI) -> None:
     scenario = fake_cli.api_error("API Error: 529 Overloaded", status=529)
     with pytest.raises(NetworkError) as caught:
-        run(run_query("Review.", fake.options(scenario)))
+        run(run_query("Review.", sdk_options(fake, scenario)))
     assert "HTTP 529" in str(caught.value)
     assert "Overloaded" in str(caught.value)
 
@@ -288,7 +269,7 @@ def test_fake_api_error_is_a_network_error(fake: FakeCLI) -> None:
 def test_fake_frame_the_sdk_cannot_parse_is_a_malformed_response(fake: FakeCLI) -> None:
     scenario = {"events": [fake_cli.system_init(), {"emit": {"type": "assistant"}}]}
     with pytest.raises(MalformedResponseError) as caught:
-        run(run_query("Review.", fake.options(scenario)))
+        run(run_query("Review.", sdk_options(fake, scenario)))
     assert "could not parse" in str(caught.value)
     assert caught.value.raw_response is not None
     assert "'assistant'" in caught.value.raw_response
@@ -296,7 +277,7 @@ def test_fake_frame_the_sdk_cannot_parse_is_a_malformed_response(fake: FakeCLI) 
 
 def test_fake_run_without_a_result(fake: FakeCLI) -> None:
     """A CLI that exits 0 without a result frame: no error, and no result either."""
-    outcome = run(run_query("Review.", fake.options({"events": [fake_cli.system_init()]})))
+    outcome = run(run_query("Review.", sdk_options(fake, {"events": [fake_cli.system_init()]})))
     assert outcome.result is None
     assert outcome.structured_output is None
     assert not outcome.is_error
@@ -306,7 +287,7 @@ def test_fake_run_without_a_result(fake: FakeCLI) -> None:
 def test_fake_refused_initialize_is_a_streaming_error(fake: FakeCLI) -> None:
     scenario = fake_cli.success(GOOD) | {"initialize_error": "stand-in refuses to start"}
     with pytest.raises(StreamingError) as caught:
-        run(run_query("Review.", fake.options(scenario)))
+        run(run_query("Review.", sdk_options(fake, scenario)))
     assert "stand-in refuses to start" in str(caught.value)
     assert caught.value.partial_messages == []
 
@@ -322,8 +303,8 @@ def test_missing_cli_is_cli_not_found(tmp_path: Path) -> None:
 def test_schema_too_long_for_one_argument(fake: FakeCLI) -> None:
     """The SDK passes the schema as one argv string, which Linux caps at 128 KiB."""
     schema = SCHEMA | {"description": "x" * MAX_ARG_BYTES}
-    options = fake.options(
-        fake_cli.success(GOOD), output_format={"type": "json_schema", "schema": schema}
+    options = sdk_options(
+        fake, fake_cli.success(GOOD), output_format={"type": "json_schema", "schema": schema}
     )
     with pytest.raises(CLINotFoundError) as caught:
         run(run_query("Review.", options))
@@ -333,7 +314,7 @@ def test_schema_too_long_for_one_argument(fake: FakeCLI) -> None:
 
 
 def test_missing_working_directory(fake: FakeCLI, tmp_path: Path) -> None:
-    options = fake.options(fake_cli.success(GOOD), cwd=tmp_path / "gone")
+    options = sdk_options(fake, fake_cli.success(GOOD), cwd=tmp_path / "gone")
     with pytest.raises(CLINotFoundError) as caught:
         run(run_query("Review.", options))
     assert "Working directory does not exist" in str(caught.value)
@@ -342,7 +323,7 @@ def test_missing_working_directory(fake: FakeCLI, tmp_path: Path) -> None:
 def test_stderr_is_bounded_and_still_reaches_the_callers_callback(fake: FakeCLI) -> None:
     lines = [f"debug line {i}" for i in range(STDERR_MAX_LINES + 50)]
     seen: list[str] = []
-    options = fake.options(fake_cli.success(GOOD, stderr="\n".join(lines)), stderr=seen.append)
+    options = sdk_options(fake, fake_cli.success(GOOD, stderr="\n".join(lines)), stderr=seen.append)
 
     outcome = run(run_query("Review.", options))
 
@@ -356,13 +337,13 @@ def test_stderr_is_bounded_and_still_reaches_the_callers_callback(fake: FakeCLI)
 def test_preset_by_name_and_inline_json(fake: FakeCLI) -> None:
     """FAKE_CLI_SCENARIO also takes a preset name (arguments in FAKE_CLI_ARGS) or inline JSON."""
     named = dataclasses.replace(
-        fake.options({}),
+        sdk_options(fake, {}),
         env={"FAKE_CLI_SCENARIO": "success", "FAKE_CLI_ARGS": json.dumps({"document": GOOD})},
     )
     assert run(run_query("x", named)).structured_output == GOOD
 
     inline = dataclasses.replace(
-        fake.options({}), env={"FAKE_CLI_SCENARIO": json.dumps(fake_cli.no_tool_call("hi"))}
+        sdk_options(fake, {}), env={"FAKE_CLI_SCENARIO": json.dumps(fake_cli.no_tool_call("hi"))}
     )
     assert run(run_query("x", inline)).text == "hi\nhi"
 
