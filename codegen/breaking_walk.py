@@ -21,7 +21,7 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any
 
-from codegen.jsonpos import escape_pointer
+from codegen.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.loader import SchemaFile, SchemaTree
 
 __all__ = [
@@ -168,9 +168,7 @@ def _resolve(node: Node, opaque: frozenset[str], depth: int = 0) -> Node:
         return node  # kept as a reference: compared where its target is defined
     siblings = {k: v for k, v in value.items() if k != "$ref"}
     home, fragment = node.side.tree.resolve(node.home, value["$ref"])
-    content: Any = home.data
-    for raw in fragment.split("/")[1:]:
-        content = content[raw.replace("~1", "/").replace("~0", "~")]
+    content = resolve_pointer(home.data, fragment)
     inner = _resolve(Node(node.side, home, fragment, content, home, fragment), opaque, depth + 1)
     merged = {**inner.value, **siblings} if isinstance(inner.value, dict) else inner.value
     return Node(node.side, node.file, node.pointer, merged, inner.home, inner.base)
@@ -329,7 +327,7 @@ _KINDS = {"properties": "", "$defs": "$defs.", "items": "[]", "additionalPropert
 
 def describe(contract: str, pointer: str, *, capital: bool = False) -> str:
     """``property "files_changed[].file_path" of TaskResult (/properties/...)``."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    tokens = pointer_tokens(pointer)
     path, index = "", 0
     while index < len(tokens):
         token = tokens[index]

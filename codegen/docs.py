@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codegen.errors import CodegenError
+from codegen.jsonpos import resolve_pointer
 from codegen.loader import SchemaFile, SchemaTree
 from codegen.targets import GENERATED_MARK
 
@@ -95,14 +96,6 @@ def _values(node: Any) -> str:
     return ", ".join(f"`{v}`" if isinstance(v, str) else f"`{json.dumps(v)}`" for v in values)
 
 
-def _pointer_target(document: Any, pointer: str) -> Any:
-    node = document
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    return node
-
-
 def type_text(tree: SchemaTree, schema: SchemaFile, node: Any) -> str:
     """How a consumer would write the type of ``node`` (a subschema of ``schema``)."""
     if node is True or node == {}:
@@ -113,7 +106,7 @@ def type_text(tree: SchemaTree, schema: SchemaFile, node: Any) -> str:
         target, pointer = tree.resolve(schema, node["$ref"])
         title = target.title
         if pointer:
-            found = _pointer_target(target.data, pointer)
+            found = resolve_pointer(target.data, pointer)
             title = found.get("title", pointer) if isinstance(found, dict) else pointer
         return _link(title)
     if "const" in node:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 from functools import cached_property
+from typing import Any
 
-__all__ = ["JsonPositions", "escape_pointer"]
+__all__ = ["JsonPositions", "escape_pointer", "pointer_tokens", "resolve_pointer"]
 
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -21,6 +22,24 @@ _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|nu
 def escape_pointer(token: str | int) -> str:
     """Escape one reference token of a JSON pointer (RFC 6901)."""
     return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """The unescaped reference tokens of a JSON pointer (RFC 6901)."""
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value ``pointer`` names in ``document``; :class:`LookupError` if there is none."""
+    node = document
+    for token in pointer_tokens(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise LookupError(f"JSON pointer {pointer!r}: nothing at {token!r}")
+    return node
 
 
 class JsonPositions:

@@ -28,7 +28,7 @@ from referencing.jsonschema import DRAFT202012
 
 from codegen.bundle import structured_output_schema
 from codegen.errors import Location, SchemaError
-from codegen.jsonpos import JsonPositions, escape_pointer
+from codegen.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
 # The loader's own parser and $ref check, reused so that lint and generate agree exactly.
 from codegen.loader import SchemaFile, SchemaTree, _check_refs, _parse
@@ -109,16 +109,11 @@ class _Repair:
         if not pointer:
             return False
         parent_pointer, _, token = pointer.rpartition("/")
-        parent: Any = self.data
-        for raw in parent_pointer.split("/")[1:]:
-            key = raw.replace("~1", "/").replace("~0", "~")
-            if isinstance(parent, dict) and key in parent:
-                parent = parent[key]
-            elif isinstance(parent, list) and key.isdigit() and int(key) < len(parent):
-                parent = parent[int(key)]
-            else:
-                return False
-        key = token.replace("~1", "/").replace("~0", "~")
+        try:
+            parent = resolve_pointer(self.data, parent_pointer)
+        except LookupError:
+            return False
+        key = pointer_tokens("/" + token)[0]
         if isinstance(parent, dict) and key in parent:
             del parent[key]
             return True

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from codegen.errors import Location, SchemaError
-from codegen.jsonpos import JsonPositions, escape_pointer
+from codegen.jsonpos import JsonPositions, escape_pointer, resolve_pointer
 
 __all__ = ["DRAFT_2020_12", "SchemaFile", "SchemaTree", "iter_subschemas", "load_tree"]
 
@@ -244,15 +244,10 @@ class _LazyLocation:
 def _pointer_exists(document: Any, pointer: str) -> bool:
     if pointer and not pointer.startswith("/"):
         return False
-    node = document
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
+    try:
+        resolve_pointer(document, pointer)
+    except LookupError:
+        return False
     return True
 
 

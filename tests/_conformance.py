@@ -28,6 +28,7 @@ import hypothesis.strategies as st
 import pydantic
 from hypothesis.internal.conjecture import utils as conjecture_utils
 
+from codegen.jsonpos import resolve_pointer
 from codegen.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.rules import find_rules
 
@@ -82,9 +83,7 @@ def _inline(tree: SchemaTree, schema: SchemaFile, node: Any, depth: int = 0) -> 
             result[key] = value
         elif key == "$ref":
             target, pointer = tree.resolve(schema, value)
-            content: Any = target.data
-            for token in pointer.split("/")[1:]:
-                content = content[token.replace("~1", "/").replace("~0", "~")]
+            content = resolve_pointer(target.data, pointer)
             result.setdefault("allOf", []).append(_inline(tree, target, content, depth + 1))
         else:
             result[key] = _inline(tree, schema, value, depth)
