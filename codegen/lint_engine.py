@@ -31,7 +31,7 @@ from codegen.errors import Location, SchemaError
 from codegen.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
 # The loader's own parser and $ref check, reused so that lint and generate agree exactly.
-from codegen.loader import SchemaFile, SchemaTree, _check_refs, _parse
+from codegen.loader import SchemaFile, SchemaTree, check_refs, parse_schema
 from codegen.report import Finding
 
 __all__ = [
@@ -168,7 +168,7 @@ def read_tree(root: Path) -> SchemaTree:
             raw = path.read_bytes()
         except OSError as exc:
             raise SchemaError(f"cannot read the file: {exc.strerror}", Location(path)) from exc
-        text, data = _parse(path, raw)
+        text, data = parse_schema(path, raw)
         if not isinstance(data, dict):
             raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
         rel = PurePosixPath(path.relative_to(root).as_posix())
@@ -217,7 +217,7 @@ class LintContext:
         rels = set(self.tree.by_rel)
         files: dict[Any, SchemaFile] = dict(self.tree.by_rel)
         return {
-            schema.rel: collect(schema, lambda s: _check_refs(s, rels, files))
+            schema.rel: collect(schema, lambda s: check_refs(s, rels, files))
             for schema in self.tree.files
         }
 

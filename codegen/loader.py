@@ -18,7 +18,15 @@ from urllib.parse import unquote, urlsplit
 from codegen.errors import Location, SchemaError
 from codegen.jsonpos import JsonPositions, escape_pointer, resolve_pointer
 
-__all__ = ["DRAFT_2020_12", "SchemaFile", "SchemaTree", "iter_subschemas", "load_tree"]
+__all__ = [
+    "DRAFT_2020_12",
+    "SchemaFile",
+    "SchemaTree",
+    "check_refs",
+    "iter_subschemas",
+    "load_tree",
+    "parse_schema",
+]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -151,7 +159,8 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _parse(path: Path, raw: bytes) -> tuple[str, Any]:
+def parse_schema(path: Path, raw: bytes) -> tuple[str, Any]:
+    """Decode and parse one schema file; :class:`SchemaError` with line and column if bad."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -193,7 +202,8 @@ def _check_identity(schema: SchemaFile) -> None:
         )
 
 
-def _check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
+def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
+    """Refuse a ``$ref`` of ``schema`` that is remote, leaves the tree or names nothing."""
     for pointer, node in iter_subschemas(schema.data):
         ref = node.get("$ref")
         if ref is None:
@@ -264,7 +274,7 @@ def load_tree(root: Path) -> SchemaTree:
     for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
         if not path.resolve().is_relative_to(resolved_root):
             raise SchemaError("schema file links outside the schema folder", Location(path))
-        text, data = _parse(path, path.read_bytes())
+        text, data = parse_schema(path, path.read_bytes())
         rel = PurePosixPath(path.relative_to(root).as_posix())
         if not isinstance(data, dict):
             raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
@@ -286,5 +296,5 @@ def load_tree(root: Path) -> SchemaTree:
             seen[key] = schema
     rels = set(files)
     for schema in files.values():
-        _check_refs(schema, rels, files)
+        check_refs(schema, rels, files)
     return SchemaTree(root, tuple(files.values()))
