@@ -34,8 +34,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from maverick.agents._output import validate_output
 from maverick.exceptions import OutputValidationError
+from maverick.output._validate import validate_output
 
 MB = 1_000_000
 FINDINGS = 5000

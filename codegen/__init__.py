@@ -1,11 +1,14 @@
 """maverick-codegen: JSON Schema files in, Pydantic v2 contract modules and their registry out.
 
-The pipeline, one module per step::
+Packages by job; imports point one way, ``cli -> lint | breaking -> generate -> core``::
 
-    config -> load (parse, locate, check refs) -> rules (compile cross-field rules)
-           -> plan (render every output in memory) -> write | check (drift) | export
+    core/      config, errors, loader (parse, locate, check refs), jsonpos, report
+    generate/  support -> rules -> plan (render every output in memory) -> write | check | export
+    lint/      the schema lint: a table of rules over the tree (reuses generate's checks)
+    breaking/  the breaking-change check against a git revision (reuses generate's rules)
+    cli.py     the command line, and governance_cli.py for lint, breaking and rules
 
-Only :mod:`codegen.cli` prints. Every user-facing failure is a :class:`codegen.errors.CodegenError`
+Only the CLI prints. Every user-facing failure is a :class:`codegen.core.errors.CodegenError`
 carrying a file, a line and column, a JSON pointer and the rule that was broken.
 """
 

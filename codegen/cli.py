@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from codegen import __version__
-from codegen.config import Config, load_config
-from codegen.errors import CodegenError
+from codegen.core.config import Config, load_config
+from codegen.core.errors import CodegenError
 from codegen.governance_cli import (
     breaking_options,
     format_option,
@@ -25,7 +25,7 @@ from codegen.governance_cli import (
 )
 
 if TYPE_CHECKING:
-    from codegen.writer import WriteReport
+    from codegen.generate.writer import WriteReport
 
 __all__ = ["main"]
 
@@ -60,8 +60,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.plan import build_plan  # noqa: PLC0415
-    from codegen.writer import write_outputs  # noqa: PLC0415
+    from codegen.generate.plan import build_plan  # noqa: PLC0415
+    from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
     plan = build_plan(config)
     report = write_outputs(plan.outputs)
@@ -88,8 +88,8 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen import drift  # noqa: PLC0415
-    from codegen.targets import targets_of  # noqa: PLC0415
+    from codegen.generate import drift  # noqa: PLC0415
+    from codegen.generate.targets import targets_of  # noqa: PLC0415
 
     targets = targets_of(config)
     key = drift.fast_check_key(config, targets)
@@ -101,7 +101,7 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     ):
         print("generated code is up to date (inputs and outputs unchanged)", file=out)
         return EXIT_OK
-    from codegen.plan import build_plan  # noqa: PLC0415
+    from codegen.generate.plan import build_plan  # noqa: PLC0415
 
     plan = build_plan(config)
     result = drift.compare(plan.outputs)
@@ -136,9 +136,9 @@ def _export_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.plan import build_plan  # noqa: PLC0415
-    from codegen.targets import Output, export_target  # noqa: PLC0415
-    from codegen.writer import write_outputs  # noqa: PLC0415
+    from codegen.generate.plan import build_plan  # noqa: PLC0415
+    from codegen.generate.targets import Output, export_target  # noqa: PLC0415
+    from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
     folder = args.out if args.out is not None else config.export_dir
     if folder is None:

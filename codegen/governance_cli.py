@@ -1,7 +1,7 @@
 """The ``lint``, ``breaking`` and ``rules`` subcommands: options, and what they print.
 
-Rows of :data:`codegen.cli.COMMANDS` point here. The cores (:mod:`codegen.lint`,
-:mod:`codegen.breaking`) return findings; these functions render and print them and choose
+Rows of :data:`codegen.cli.COMMANDS` point here. The cores (:mod:`codegen.lint.table`,
+:mod:`codegen.breaking.table`) return findings; these functions render and print them and choose
 the exit code: 0 clean, 1 findings, 2 usage or input errors (raised as ``CodegenError``).
 """
 
@@ -13,9 +13,9 @@ import tomllib
 from pathlib import Path
 from typing import TextIO
 
-from codegen.config import Config
-from codegen.errors import CodegenError, Location
-from codegen.report import FORMATS, render
+from codegen.core.config import Config
+from codegen.core.errors import CodegenError, Location
+from codegen.core.report import FORMATS, render
 
 __all__ = [
     "breaking_options",
@@ -39,7 +39,7 @@ def format_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.lint import LINT_RULES, lint_tree  # noqa: PLC0415
+    from codegen.lint.table import LINT_RULES, lint_tree  # noqa: PLC0415
 
     shown = config.display(config.schema_dir)
     findings = lint_tree(
@@ -93,8 +93,9 @@ def _configured_use(path: Path) -> list[str] | None:
 
 
 def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen import breaking, gitref  # noqa: PLC0415
-    from codegen.loader import load_tree  # noqa: PLC0415
+    from codegen.breaking import gitref  # noqa: PLC0415
+    from codegen.breaking import table as breaking  # noqa: PLC0415
+    from codegen.core.loader import load_tree  # noqa: PLC0415
 
     if args.categories is not None:
         selection = breaking.parse_selection(args.categories.split(","))
@@ -130,8 +131,8 @@ def rules_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_rules(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.breaking import BREAKING_RULES  # noqa: PLC0415
-    from codegen.lint import LINT_RULES  # noqa: PLC0415
+    from codegen.breaking.table import BREAKING_RULES  # noqa: PLC0415
+    from codegen.lint.table import LINT_RULES  # noqa: PLC0415
 
     tables = {
         "lint": [(r.id, r.category, r.purpose) for r in LINT_RULES],

@@ -28,9 +28,9 @@ import hypothesis.strategies as st
 import pydantic
 from hypothesis.internal.conjecture import utils as conjecture_utils
 
-from codegen.jsonpos import resolve_pointer
-from codegen.loader import SchemaFile, SchemaTree, iter_subschemas
-from codegen.rules import find_rules
+from codegen.core.jsonpos import resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.generate.rules import find_rules
 
 _ANNOTATIONS = ("$schema", "$id", "$comment", "title", "description", "examples", "default",
                 "deprecated")  # fmt: skip

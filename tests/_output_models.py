@@ -1,4 +1,4 @@
-"""Small contracts and helpers shared by the tests of `maverick.agents._output`."""
+"""Small contracts and helpers shared by the tests of `maverick.output._validate`."""
 
 from __future__ import annotations
 

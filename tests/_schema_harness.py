@@ -13,8 +13,8 @@ import jsonschema
 import pydantic
 from referencing import Registry, Resource
 
-from codegen.loader import SchemaTree, load_tree
-from codegen.rules import find_rules
+from codegen.core.loader import SchemaTree, load_tree
+from codegen.generate.rules import find_rules
 
 _MISSING = object()
 

@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 from pydantic import TypeAdapter
 
-from codegen.rules import find_rules
+from codegen.generate.rules import find_rules
 from maverick.contracts import CONTRACTS
 from tests._conformance import (
     MUTATIONS,

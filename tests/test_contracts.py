@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import maverick.agents.contracts as public
-from codegen.rules import find_rules
+from codegen.generate.rules import find_rules
 from maverick.contracts import AGENT_CONTRACTS, CONTRACTS, canonical_schema, output_format
 from tests._schema_harness import (
     load,

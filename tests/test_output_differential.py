@@ -9,7 +9,7 @@ and ``\\n``, ``\\r\\n`` and ``\\r`` line breaks, with or without a final one.
 Restrictions, and why:
 - no block quotes, list items or HTML blocks (no line starts with ``>``, ``-``, ``*``, ``+``,
   a digit followed by ``.`` or ``)``, or ``<``): the scanner deliberately works at the top level
-  only (see `maverick.agents._fences`), and inside those containers CommonMark moves or hides
+  only (see `maverick.output._fences`), and inside those containers CommonMark moves or hides
   fences;
 - no link reference definitions (no ``[``): they can swallow following lines as a title;
 - no NUL character: markdown-it replaces it with U+FFFD before parsing;
@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from maverick.agents._fences import find_json_block, is_json_info, scan_fences
+from maverick.output._fences import find_json_block, is_json_info, scan_fences
 
 MD = MarkdownIt("commonmark")
 

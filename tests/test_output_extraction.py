@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from maverick.agents._fences import find_json_block, line_col, scan_fences
-from maverick.agents._output import validate_output
 from maverick.exceptions import OutputValidationError
+from maverick.output._fences import find_json_block, line_col, scan_fences
+from maverick.output._validate import validate_output
 from tests._output_models import Findings, Report, agent_output, fenced, finding, report
 
 ANSWER = report(2)

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from maverick.agents._output import validate_output
 from maverick.exceptions import OutputValidationError
+from maverick.output._validate import validate_output
 from tests._output_models import Findings, Report
 
 SETTINGS = settings(

@@ -11,15 +11,15 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import BaseModel, Discriminator, Field, RootModel
 
-import maverick.agents._output as output_module
-from maverick.agents._output import (
+import maverick.output._finite as finite_module
+from maverick.exceptions import FieldError, MaverickError, OutputValidationError
+from maverick.output._validate import (
     DEFAULT_MAX_BYTES,
     ChunkedOutputs,
     ChunkError,
     validate_output,
     validate_outputs,
 )
-from maverick.exceptions import FieldError, MaverickError, OutputValidationError
 from tests._output_models import Finding, Findings, Report, agent_output, fenced, finding, report
 
 LOGGER = "maverick.agents.output"
@@ -331,8 +331,8 @@ def test_fallback_when_pydantic_core_refuses_the_rewritten_schema(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise TypeError("no such argument")
 
-    monkeypatch.setattr(output_module, "SchemaValidator", refuse)
-    monkeypatch.setattr(output_module, "_VALIDATORS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(finite_module, "SchemaValidator", refuse)
+    monkeypatch.setattr(finite_module, "_VALIDATORS", weakref.WeakKeyDictionary())
     assert validate_output(fenced("[1.5, 2]"), Plain) == Plain([1.5, 2])
     error = failure("x\n```json\n[1.5,\n NaN]\n```\n", Plain)
     assert error.stage == "json_parse"

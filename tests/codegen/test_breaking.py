@@ -19,11 +19,18 @@ from typing import Any
 import pytest
 import yaml
 
-from codegen.breaking import BREAKING_RULES, DEFAULT_USE, Side, compare, parse_selection, select
-from codegen.errors import CodegenError
-from codegen.gitref import parse_ref
-from codegen.loader import load_tree
-from codegen.report import render
+from codegen.breaking.gitref import parse_ref
+from codegen.breaking.table import (
+    BREAKING_RULES,
+    DEFAULT_USE,
+    Side,
+    compare,
+    parse_selection,
+    select,
+)
+from codegen.core.errors import CodegenError
+from codegen.core.loader import load_tree
+from codegen.core.report import render
 from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "breaking"

@@ -10,10 +10,10 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from codegen.config import load_config
-from codegen.docs import anchor, type_text
-from codegen.plan import build_plan
-from codegen.rules import find_rules
+from codegen.core.config import load_config
+from codegen.generate.docs import anchor, type_text
+from codegen.generate.plan import build_plan
+from codegen.generate.rules import find_rules
 from tests.conftest import REPO
 
 PLAN = build_plan(load_config(REPO / "pyproject.toml"))

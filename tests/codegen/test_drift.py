@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run
+from tests.conftest import REPO, run
 
 PATH = "out/golden_contracts"
 
@@ -179,3 +183,35 @@ def test_files_not_marked_as_generated_are_never_overwritten(
     assert run(project, "generate")[0] == 2
     assert bundle.read_text() == "{}\n"
     assert not docs.exists()  # nothing was written: the refusal comes first
+
+
+@pytest.mark.parametrize(
+    "source", ["generate/support.py", "core/loader.py", "generate/templates/header.py.j2"]
+)
+def test_an_edit_anywhere_in_the_generator_invalidates_the_cache(
+    make_project: Callable[[str], Path], tmp_path: Path, source: str
+) -> None:
+    """The cache key covers every source file of the generator, whatever its depth."""
+    project = generated(make_project)
+    generator = tmp_path / "generator"
+    shutil.copytree(
+        REPO / "codegen", generator / "codegen", ignore=shutil.ignore_patterns("__pycache__")
+    )
+
+    def check() -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "codegen", "check"],
+            cwd=project,
+            env={**os.environ, "PYTHONPATH": str(generator)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    assert "up to date" in check()
+    assert "inputs and outputs unchanged" in check()
+    edited = generator / "codegen" / source
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert "inputs and outputs unchanged" not in check()

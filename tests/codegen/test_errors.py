@@ -206,7 +206,7 @@ def test_generator_failure_leaves_previous_files_intact(
         project / "schemas/tools/problem.json",
         lambda d: d["properties"]["file"].update({"description": "changed"}),
     )
-    from codegen import writer
+    from codegen.generate import writer
 
     calls = {"n": 0}
     real_fdopen = writer.os.fdopen

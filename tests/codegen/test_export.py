@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from codegen.config import load_config
-from codegen.plan import build_plan
-from codegen.targets import targets_of
+from codegen.core.config import load_config
+from codegen.generate.plan import build_plan
+from codegen.generate.targets import targets_of
 from tests._schema_harness import load, mutations, rules_with_bases, validator_for
 from tests.conftest import REPO, run
 

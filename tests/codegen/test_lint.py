@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from codegen.cli import main
-from codegen.lint import LINT_RULES, lint_tree
-from codegen.report import Finding, render
+from codegen.core.report import Finding, render
+from codegen.lint.table import LINT_RULES, lint_tree
 from tests.conftest import REPO, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from codegen.config import load_config
-from codegen.rules import find_rules
+from codegen.core.config import load_config
+from codegen.generate.rules import find_rules
 from maverick.contracts import CONTRACTS
 from tests._schema_harness import load, model_accepts, mutations, rules_with_bases, validator_for
 from tests.conftest import REPO

@@ -32,7 +32,6 @@ from typing import Any, Generic, Literal, TypedDict, TypeVar
 from claude_agent_sdk import ClaudeAgentOptions
 from pydantic import BaseModel, ValidationError
 
-from maverick.agents._output import validate_output
 from maverick.agents._sdk import QueryOutcome, run_query
 from maverick.contracts import CONTRACTS, output_format
 from maverick.exceptions import (
@@ -42,6 +41,7 @@ from maverick.exceptions import (
     MalformedResponseError,
     OutputValidationError,
 )
+from maverick.output import validate_output
 
 __all__ = [
     "BUILTIN_TOOLS",

@@ -17,10 +17,10 @@ claude-agent-sdk.
 from __future__ import annotations
 
 from maverick import contracts as _generated
-from maverick.agents._output import ChunkedOutputs, ChunkError, validate_output, validate_outputs
 from maverick.agents.result import AgentResult, AgentUsage
 from maverick.contracts import *  # noqa: F403  (every generated contract, listed in its __all__)
 from maverick.exceptions import FieldError, OutputValidationError
+from maverick.output import ChunkedOutputs, ChunkError, validate_output, validate_outputs
 
 __all__ = [  # noqa: PLE0604  (the generated names come from the generated package's __all__)
     *_generated.__all__,

@@ -9,9 +9,9 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
   its ``$ref`` are untouched: they resolve against the embedded resource's ``$id``, as the
   JSON Schema specification's bundling guidance says;
 - ``structured-output/<path>.json``: for each agent contract, the self-contained object
-  schema the Claude CLI accepts as structured output (:mod:`codegen.bundle`);
+  schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`);
 - ``index.json``: contract and agent names to ``$id`` and files, and the list of every file
-  generated (how :mod:`codegen.targets` recognises them: JSON has no comments).
+  generated (how :mod:`codegen.generate.targets` recognises them: JSON has no comments).
 
 Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
 schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from codegen import __version__
-from codegen.errors import SchemaError
-from codegen.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
-from codegen.targets import EXPORT_INDEX, GENERATED_MARK
+from codegen.core.errors import SchemaError
+from codegen.core.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
+from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK
 
 if TYPE_CHECKING:
-    from codegen.plan import Contract
+    from codegen.generate.contract import Contract
 
 __all__ = ["BUNDLE", "SCHEMAS", "STRUCTURED_OUTPUT", "check_ids_mirror_files", "render_export"]
 

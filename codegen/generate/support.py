@@ -5,16 +5,16 @@ cannot express some of those it does (``oneOf``'s "exactly one", ECMA-262 ``patt
 A contract that says more than the generated model enforces would let Python accept what
 TypeScript or the Claude CLI reject, so each such construct is an error naming the file, the
 JSON pointer and the keyword. Cross-field rules (``if``/``then``/``else``, ``allOf`` rule
-entries, ``dependentRequired``, ``dependentSchemas``) are checked by :mod:`codegen.rules`.
+entries, ``dependentRequired``, ``dependentSchemas``) are checked by :mod:`codegen.generate.rules`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from codegen.errors import SchemaError
-from codegen.jsonpos import escape_pointer
-from codegen.loader import SchemaFile
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import SchemaFile
 
 __all__ = ["RULE_KEYWORDS", "check_supported"]
 
@@ -76,7 +76,7 @@ def _check_node(schema: SchemaFile, node: Any, pointer: str, *, root: bool = Fal
         if key in RULE_KEYWORDS:
             if not root:
                 raise _refuse(schema, here, key, "cross-field rules belong at the contract's root")
-            continue  # compiled and checked by codegen.rules
+            continue  # compiled and checked by codegen.generate.rules
         if key in ROOT_ONLY and not root:
             raise _refuse(schema, here, key, "only allowed at the root of a contract")
         if key == "unevaluatedProperties":
@@ -169,4 +169,4 @@ def _check_children(schema: SchemaFile, key: str, value: Any, here: str) -> None
                         "an allOf base entry holds only a $ref; put fields in the contract's "
                         "own properties",
                     )  # fmt: skip
-            # Other entries are cross-field rules: codegen.rules checks them.
+            # Other entries are cross-field rules: codegen.generate.rules checks them.

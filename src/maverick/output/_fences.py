@@ -16,7 +16,7 @@ of a document:
 - lines end at ``\\n``, ``\\r\\n`` or ``\\r`` and nowhere else (not at ``\\v``, ``\\f``,
   ``\\x1c``-``\\x1e``, ``\\x85``, U+2028 or U+2029, unlike `str.splitlines`);
 - a block whose closing fence never comes runs to the end of the document (``closed=False``);
-  `maverick.agents._output` reports an unclosed *json* block as truncated output.
+  `maverick.output._validate` reports an unclosed *json* block as truncated output.
 
 Not modelled: container blocks (block quotes, list items) and HTML blocks; a fence inside a
 list item is seen at its own indentation, and a fence inside an HTML block is taken as a

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codegen.errors import CodegenError
-from codegen.jsonpos import resolve_pointer
-from codegen.loader import SchemaFile, SchemaTree
-from codegen.targets import GENERATED_MARK
+from codegen.core.errors import CodegenError
+from codegen.core.jsonpos import resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.targets import GENERATED_MARK
 
 if TYPE_CHECKING:
     import jinja2
 
-    from codegen.plan import Contract
+    from codegen.generate.contract import Contract
 
 __all__ = ["render_docs", "type_text"]
 

@@ -3,7 +3,7 @@
 Every changed file of every output is first written to a temporary file beside its target;
 only when all of them are written are they renamed into place. A failure before that point
 removes the temporary files and leaves the previous generation untouched. Only files that
-their target recognises as generated (:mod:`codegen.targets`) are ever replaced or deleted.
+their target recognises as generated (:mod:`codegen.generate.targets`) are ever replaced or deleted.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from codegen.errors import CodegenError, Location
-from codegen.targets import Output, Target
+from codegen.core.errors import CodegenError, Location
+from codegen.generate.targets import Output, Target
 
 __all__ = ["WriteReport", "write_outputs"]
 

@@ -14,7 +14,7 @@ from functools import cache
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
-from codegen.errors import CodegenError
+from codegen.core.errors import CodegenError
 
 __all__ = ["LINE_LENGTH", "format_python", "ruff_version"]
 

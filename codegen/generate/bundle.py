@@ -9,7 +9,7 @@ our files. So the form is one self-contained object schema in the vocabulary bot
 * ``$schema``, ``$id`` and ``$comment`` are dropped (``$schema`` 2020-12 is fatal to the CLI);
 * it must stay well under the 128 KiB a single command-line argument may hold.
 
-Unknown keywords never reach this point: :mod:`codegen.support` refuses them.
+Unknown keywords never reach this point: :mod:`codegen.generate.support` refuses them.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import copy
 import json
 from typing import Any
 
-from codegen.errors import SchemaError
-from codegen.jsonpos import escape_pointer
-from codegen.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 
 __all__ = ["MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
 

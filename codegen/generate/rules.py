@@ -21,9 +21,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.errors import SchemaError
-from codegen.jsonpos import escape_pointer
-from codegen.loader import SchemaFile
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import SchemaFile
 
 __all__ = ["CompiledRule", "RuleSet", "compile_rules", "find_rules"]
 

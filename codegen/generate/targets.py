@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from codegen.config import Config
+from codegen.core.config import Config
 
 __all__ = [
     "EXPORT_INDEX",

@@ -1,7 +1,7 @@
 """Pair two versions of a schema folder: contracts by ``$id``, then nodes down the tree.
 
-Shared adapters of the breaking-change rules (:mod:`codegen.breaking`), as in buf: the rules
-are small functions of one pair, and this module decides what is paired with what.
+Shared adapters of the breaking-change rules (:mod:`codegen.breaking.table`), as in buf: the
+rules are small functions of one pair, and this module decides what is paired with what.
 
 * Contracts pair by ``$id``; a contract whose ``$id`` is gone pairs with the current file of
   the same path or title (its ``$id`` was changed), else it was deleted.
@@ -21,8 +21,8 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any
 
-from codegen.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
-from codegen.loader import SchemaFile, SchemaTree
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = [
     "ContractPair",

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from codegen.errors import Location
+from codegen.core.errors import Location
 
 __all__ = ["FORMATS", "Finding", "render"]
 

@@ -1,7 +1,7 @@
 """``maverick-codegen breaking``: what changed incompatibly between two schema folders.
 
 The rules are rows of :data:`BREAKING_RULES`: a stable id, the categories it breaks and a
-purpose, with a small check of one pair (paired by :mod:`codegen.breaking_walk`). Categories:
+purpose, with a small check of one pair (paired by :mod:`codegen.breaking.walk`). Categories:
 
 * ``CODEGEN``: generated code that used the contract breaks (a contract, ``$id``, title,
   file, generated class or property removed or renamed);
@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from codegen.breaking_checks import CONTRACT_CHECKS, NODE_CHECKS, Hit
-from codegen.breaking_walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
-from codegen.errors import CodegenError
-from codegen.loader import SchemaFile
-from codegen.report import Finding
+from codegen.breaking.contract_checks import CONTRACT_CHECKS
+from codegen.breaking.node_checks import NODE_CHECKS, Hit
+from codegen.breaking.walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
+from codegen.core.errors import CodegenError
+from codegen.core.loader import SchemaFile
+from codegen.core.report import Finding
 
 __all__ = [
     "BREAKING_RULES",

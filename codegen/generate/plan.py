@@ -1,7 +1,7 @@
 """Render every generated file in memory: ``generate``, ``check`` and ``export`` share this.
 
 The plan is a pure function of the configuration, the schema files and the pinned tools and
-writes nothing. It renders one :class:`~codegen.targets.Output` per target of the
+writes nothing. It renders one :class:`~codegen.generate.targets.Output` per target of the
 configuration (the Python package, and when configured the Markdown catalog and the export
 folder), each ``{path relative to the target's folder: text}``.
 """
@@ -21,56 +21,23 @@ from typing import Any
 import jinja2
 
 from codegen import __version__
-from codegen._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
-from codegen.bundle import structured_output_schema
-from codegen.config import Config
-from codegen.docs import render_docs
-from codegen.errors import CodegenError, Location, SchemaError
-from codegen.export import check_ids_mirror_files, render_export
-from codegen.fmt import format_python, ruff_version
-from codegen.loader import SchemaFile, SchemaTree, load_tree
-from codegen.postprocess import TYPES_MODULE, insert_rules, keep_unknown_keys, use_json_int
-from codegen.rules import RuleSet, compile_rules
-from codegen.support import check_supported
-from codegen.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
+from codegen.core.config import Config
+from codegen.core.errors import CodegenError, Location
+from codegen.core.loader import SchemaFile, SchemaTree, load_tree
+from codegen.generate._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
+from codegen.generate.bundle import structured_output_schema
+from codegen.generate.contract import Contract, declared_properties
+from codegen.generate.docs import render_docs
+from codegen.generate.export import check_ids_mirror_files, render_export
+from codegen.generate.fmt import format_python, ruff_version
+from codegen.generate.postprocess import TYPES_MODULE, insert_rules, keep_unknown_keys, use_json_int
+from codegen.generate.rules import compile_rules
+from codegen.generate.support import check_supported
+from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
 
-__all__ = ["HEADER_MARK", "Contract", "Plan", "build_plan", "is_generated"]
+__all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 
 HEADER_MARK = f"# {GENERATED_MARK}"
-
-
-@dataclass(frozen=True)
-class Contract:
-    """One schema file and what is generated from it."""
-
-    schema: SchemaFile
-    module: str
-    schema_file: str
-    agents: tuple[str, ...]
-    rules: RuleSet | None
-
-    @property
-    def name(self) -> str:
-        return self.schema.title
-
-    @property
-    def schema_id(self) -> str:
-        return self.schema.schema_id
-
-    @property
-    def open_content(self) -> bool:
-        """An object contract that neither closes nor types its unknown keys keeps them."""
-        data = self.schema.data
-        return data.get("type") == "object" and not (
-            {"additionalProperties", "unevaluatedProperties"} & set(data)
-        )
-
-    @property
-    def exports(self) -> tuple[str, ...]:
-        """The public classes of its module: the contract and its titled ``$defs`` entries."""
-        defs = self.schema.data.get("$defs") or {}
-        titles = sorted(d["title"] for d in defs.values() if isinstance(d.get("title"), str))
-        return (self.name, *titles)
 
 
 @dataclass(frozen=True)
@@ -119,7 +86,7 @@ def is_generated(text: str) -> bool:
 @cache
 def _templates() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("codegen", "templates"),
+        loader=jinja2.PackageLoader("codegen.generate", "templates"),
         autoescape=False,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
@@ -146,22 +113,6 @@ def _header(source: str, digest: str) -> str:
         )
         .rstrip("\n")
     )
-
-
-def declared_properties(tree: SchemaTree, schema: SchemaFile) -> set[str]:
-    """The properties a contract declares, its bases' (``allOf`` ``$ref``) included."""
-    names = set(schema.data.get("properties") or {})
-    for entry in schema.data.get("allOf") or []:
-        if isinstance(entry, dict) and "$ref" in entry:
-            base, pointer = tree.resolve(schema, entry["$ref"])
-            if pointer:
-                raise SchemaError(
-                    "an allOf base must reference a whole contract file",
-                    schema.loc("/allOf"),
-                    "SUPPORTED_CONSTRUCT",
-                )
-            names |= declared_properties(tree, base)
-    return names
 
 
 def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:

@@ -3,7 +3,7 @@
 Two edits, both located through the module's syntax tree, never by searching text:
 
 * the compiled cross-field rules of a contract are appended to its class body
-  (see :mod:`codegen.rules`), with the imports they need;
+  (see :mod:`codegen.generate.rules`), with the imports they need;
 * a class whose schema leaves its content model open (an ``allOf`` base such as ToolResult)
   keeps unknown keys (``extra="allow"``), so that what the schema accepts round-trips;
 * ``StrictInt`` becomes ``JsonInt`` (from the generated ``_types`` module). JSON Schema's
@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
-from codegen.errors import CodegenError, Location
-from codegen.rules import RuleSet
+from codegen.core.errors import CodegenError, Location
+from codegen.generate.rules import RuleSet
 
 __all__ = ["TYPES_MODULE", "insert_rules", "keep_unknown_keys", "use_json_int"]
 

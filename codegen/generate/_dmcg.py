@@ -2,7 +2,7 @@
 
 One in-process call over the whole schema tree, with a small fixed set of options. The
 generator's own header (and its timestamp) is replaced by ours, formatting is left to
-:mod:`codegen.fmt`, and remote references are never fetched.
+:mod:`codegen.generate.fmt`, and remote references are never fetched.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import CodegenError, Location
+from codegen.core.errors import CodegenError, Location
 
 __all__ = ["HEADER_PLACEHOLDER", "dmcg_version", "generate_modules"]
 
@@ -44,7 +44,7 @@ def generate_modules(
         "output_model_type": "pydantic_v2.BaseModel",
         "target_python_version": "3.11",
         "schema_version": "2020-12",
-        # No formatter here: codegen.fmt formats everything once, with the pinned ruff.
+        # No formatter here: codegen.generate.fmt formats everything once, with the pinned ruff.
         "formatters": [],
         "custom_file_header": HEADER_PLACEHOLDER,
         "disable_timestamp": True,

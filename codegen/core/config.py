@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from codegen.errors import CodegenError, Location
+from codegen.core.errors import CodegenError, Location
 
 __all__ = ["Config", "load_config"]
 

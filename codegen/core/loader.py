@@ -15,8 +15,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from codegen.errors import Location, SchemaError
-from codegen.jsonpos import JsonPositions, escape_pointer, resolve_pointer
+from codegen.core.errors import Location, SchemaError
+from codegen.core.jsonpos import JsonPositions, escape_pointer, resolve_pointer
 
 __all__ = [
     "DRAFT_2020_12",

@@ -1,14 +1,15 @@
 """The machinery of ``maverick-codegen lint``: permissive reading, shared views, collection.
 
-The rules are rows of a table (:data:`codegen.lint.LINT_RULES`): a stable id, a category,
+The rules are rows of a table (:data:`codegen.lint.table.LINT_RULES`): a stable id, a category,
 a purpose and a small function from a :class:`LintContext` to findings. Unlike
-:func:`codegen.loader.load_tree`, which stops at the first problem, lint reads the tree
+:func:`codegen.core.loader.load_tree`, which stops at the first problem, lint reads the tree
 permissively (only unreadable files are errors, exit 2) and reports every finding.
 
-The generator's own checks (:mod:`codegen.support`, :mod:`codegen.rules` and the loader's
-``$ref`` check) raise at their first problem. :func:`collect` reuses them unchanged: after each
-error it neutralizes the node the error points at in a private copy of the document and runs
-the check again, so one run reports every problem with its position in the original text.
+The generator's own checks (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`
+and the loader's ``$ref`` check) raise at their first problem. :func:`collect` reuses them
+unchanged: after each error it neutralizes the node the error points at in a private copy of
+the document and runs the check again, so one run reports every problem with its position in
+the original text.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ import jsonschema
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from codegen.bundle import structured_output_schema
-from codegen.errors import Location, SchemaError
-from codegen.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
+from codegen.core.errors import Location, SchemaError
+from codegen.core.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
 # The loader's own parser and $ref check, reused so that lint and generate agree exactly.
-from codegen.loader import SchemaFile, SchemaTree, check_refs, parse_schema
-from codegen.report import Finding
+from codegen.core.loader import SchemaFile, SchemaTree, check_refs, parse_schema
+from codegen.core.report import Finding
+from codegen.generate.bundle import structured_output_schema
 
 __all__ = [
     "LintContext",
@@ -66,7 +67,7 @@ def iter_schema_nodes(
 ) -> Iterator[tuple[str, dict[str, Any], bool]]:
     """Every schema object below ``node``, keyword-aware: ``(pointer, node, inside a rule)``.
 
-    Unlike :func:`codegen.loader.iter_subschemas`, property names are never taken for
+    Unlike :func:`codegen.core.loader.iter_subschemas`, property names are never taken for
     keywords. ``allOf`` entries without a ``$ref`` and ``if``/``then``/``else``/``not``/
     ``dependentSchemas`` are rule positions.
     """

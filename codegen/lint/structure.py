@@ -1,6 +1,6 @@
 """Lint checks of identity, references, descriptions and the content model.
 
-Rows of :data:`codegen.lint.LINT_RULES` point here.
+Rows of :data:`codegen.lint.table.LINT_RULES` point here.
 
 The content-model rule (CONTENT_MODEL_EXPLICIT), exactly: every object schema outside a rule
 states ``additionalProperties`` (false closes it; true or a schema keeps it open on purpose),
@@ -22,12 +22,12 @@ from typing import Any
 
 import jsonschema
 
-from codegen.errors import SchemaError
-from codegen.jsonpos import escape_pointer
-from codegen.lint_engine import LintContext, iter_schema_nodes
-from codegen.loader import DRAFT_2020_12, SchemaFile
-from codegen.plan import declared_properties
-from codegen.report import Finding
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import DRAFT_2020_12, SchemaFile
+from codegen.core.report import Finding
+from codegen.generate.contract import declared_properties
+from codegen.lint.engine import LintContext, iter_schema_nodes
 
 __all__ = [
     "content_model_explicit",

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
+import codegen
 from codegen import __version__
-from codegen.config import Config
-from codegen.targets import Output, Target
+from codegen.core.config import Config
+from codegen.generate.targets import Output, Target
 
 __all__ = ["Drift", "compare", "fast_check_key", "outputs_digest"]
 
@@ -76,8 +77,8 @@ def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
     sha.update(f"{__version__}|{version('datamodel-code-generator')}|{version('ruff')}".encode())
     sha.update(repr((sorted(config.agents.items()), config.package)).encode())
     sha.update(repr([(t.name, t.display, t.ownership) for t in targets]).encode())
-    generator = Path(__file__).parent
-    sources = [*sorted(generator.glob("*.py")), *sorted(generator.glob("templates/*"))]
+    generator = Path(codegen.__file__).parent
+    sources = sorted(_generator_sources(generator))
     for root, paths in (
         (generator, sources),
         (config.schema_dir, sorted(config.schema_dir.rglob("*.json"))),
@@ -86,6 +87,13 @@ def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
             sha.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
             sha.update(path.read_bytes())
     return sha.hexdigest()
+
+
+def _generator_sources(package: Path) -> Iterable[Path]:
+    """Every file of the generator package at any depth (code and templates), not caches."""
+    for path in package.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path
 
 
 def outputs_digest(targets: Iterable[Target]) -> str:

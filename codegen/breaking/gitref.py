@@ -1,7 +1,7 @@
 """Read the schema folder as it was at a git revision, without touching the work tree.
 
 ``git ls-tree`` lists the files at the revision and one ``git cat-file --batch`` process
-reads them all; the texts are loaded by :func:`codegen.loader.load_tree` from a private
+reads them all; the texts are loaded by :func:`codegen.core.loader.load_tree` from a private
 temporary folder, so the previous version passes the same checks as the current one. The
 index, the work tree and the refs are never written.
 """
@@ -12,8 +12,8 @@ import subprocess
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from codegen.errors import CodegenError, Location, SchemaError
-from codegen.loader import SchemaTree, load_tree
+from codegen.core.errors import CodegenError, Location, SchemaError
+from codegen.core.loader import SchemaTree, load_tree
 
 __all__ = ["default_ref", "parse_ref", "tree_at"]
 

@@ -1,0 +1,201 @@
+"""Lint checks that run the generator's own checks: data, generator support and agents.
+
+Rows of :data:`codegen.lint.table.LINT_RULES` point here. Examples and defaults must validate;
+every construct and cross-field rule must be one the generator reproduces
+(:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`, called, never re-implemented);
+and each agent contract must give an ``output_format`` the Claude CLI accepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator
+
+import jsonschema
+
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import SchemaFile
+from codegen.core.report import Finding
+from codegen.generate.contract import declared_properties
+from codegen.generate.rules import compile_rules, find_rules
+from codegen.generate.support import check_supported
+from codegen.lint.engine import LintContext, collect, iter_schema_nodes
+from codegen.lint.structure import definitions
+
+__all__ = [
+    "agent_contract_exists",
+    "agent_keyword",
+    "agent_object_root",
+    "agent_output_format",
+    "default_valid",
+    "examples_present",
+    "examples_valid",
+    "rule_if_required",
+    "supported_construct",
+    "supported_rule",
+]
+
+AGENT_FORBIDDEN = (
+    "discriminator",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+)
+
+
+def _guarded(schema: SchemaFile, check: Callable[[SchemaFile], object]) -> Callable[..., object]:
+    """``check``, with a crash on malformed input turned into an error at the file's root."""
+
+    def run(current: SchemaFile) -> object:
+        try:
+            return check(current)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise SchemaError(f"the check could not run: {exc!r}", schema.loc()) from exc
+
+    return run
+
+
+# ---------------------------------------------------------------------------- data
+
+
+def examples_present(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.tree.files:
+        examples = schema.data.get("examples")
+        if not isinstance(examples, list) or not examples:
+            yield ctx.finding(schema, "", "EXAMPLES_PRESENT", "the contract has no examples")
+
+
+def examples_valid(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.clean.files:
+        for pointer, node in definitions(schema):
+            examples = node.get("examples")
+            for index, example in enumerate(examples if isinstance(examples, list) else []):
+                for why in ctx.invalid(schema, pointer, example):
+                    message = f"example {index} does not validate: {why}"
+                    yield ctx.finding(
+                        schema, f"{pointer}/examples/{index}", "EXAMPLES_VALID", message
+                    )
+
+
+def default_valid(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.clean.files:
+        for pointer, node in definitions(schema):
+            if "default" in node:
+                for why in ctx.invalid(schema, pointer, node["default"]):
+                    message = f"default {json.dumps(node['default'])} does not validate: {why}"
+                    yield ctx.finding(schema, f"{pointer}/default", "DEFAULT_VALID", message)
+
+
+# ---------------------------------------------------------------------------- generator
+
+
+def supported_construct(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.tree.files:
+        for error in collect(schema, _guarded(schema, check_supported))[0]:
+            yield ctx.error_finding(schema, error, "SUPPORTED_CONSTRUCT")
+
+
+def supported_rule(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.clean.files:
+        try:
+            properties = declared_properties(ctx.clean, schema)
+        except (SchemaError, AttributeError, TypeError):
+            properties = set(schema.data.get("properties") or {})
+        title = schema.title if schema.title.isidentifier() else "Contract"
+
+        compile_all = functools.partial(_compile, title=title, properties=properties)
+        for error in collect(schema, _guarded(schema, compile_all))[0]:
+            yield ctx.error_finding(schema, error, "SUPPORTED_RULE")
+
+
+def _compile(schema: SchemaFile, *, title: str, properties: set[str]) -> object:
+    return compile_rules(schema, title, properties)
+
+
+def rule_if_required(ctx: LintContext) -> Iterator[Finding]:
+    for schema in ctx.tree.files:
+        try:
+            rules = find_rules(schema.data)
+        except (AttributeError, TypeError):
+            continue
+        for start, rule in rules:
+            for pointer, node, _ in iter_schema_nodes(rule, start):
+                condition = node.get("if")
+                if not isinstance(condition, dict):
+                    continue
+                required = condition.get("required") or []
+                for name in condition.get("properties") or {}:
+                    if name not in required:
+                        message = (
+                            f"the rule tests {name!r} without requiring it, so it also applies "
+                            f"when {name!r} is absent: add {name!r} to the if's required"
+                        )
+                        yield ctx.finding(
+                            schema,
+                            f"{pointer}/if/properties/{escape_pointer(name)}",
+                            "RULE_IF_REQUIRED",
+                            message,
+                        )
+
+
+# ---------------------------------------------------------------------------- agents
+
+
+def agent_contract_exists(ctx: LintContext) -> Iterator[Finding]:
+    titles = {schema.title for schema in ctx.tree.files}
+    shown = str(ctx.config_path or "pyproject.toml")
+    for agent, title in sorted(ctx.agents.items()):
+        if title not in titles:
+            message = f"agent {agent!r} names contract {title!r}, which no schema file defines"
+            yield Finding.at(
+                ctx.agent_location(agent), "AGENT_CONTRACT_EXISTS", message, path=shown
+            )
+
+
+def _bundle_errors(ctx: LintContext, object_root: bool) -> Iterator[Finding]:
+    for title, bundle in ctx.bundles.items():
+        if isinstance(bundle, SchemaError) and (bundle.rule == "OBJECT_ROOT") == object_root:
+            schema = ctx.tree.by_title[title]
+            yield ctx.error_finding(
+                schema, bundle, "AGENT_OBJECT_ROOT" if object_root else "AGENT_OUTPUT_FORMAT"
+            )
+
+
+def agent_object_root(ctx: LintContext) -> Iterator[Finding]:
+    yield from _bundle_errors(ctx, object_root=True)
+
+
+def agent_keyword(ctx: LintContext) -> Iterator[Finding]:
+    for clean in ctx.agent_files:
+        schema = ctx.tree.by_rel[clean.rel]
+        for pointer, node, _ in iter_schema_nodes(schema.data):
+            for key in node:
+                if key in AGENT_FORBIDDEN or key.startswith("x-"):
+                    message = f"{key!r} is refused by the Claude CLI in an agent's output_format"
+                    yield ctx.finding(
+                        schema, f"{pointer}/{escape_pointer(key)}", "AGENT_KEYWORD", message
+                    )
+
+
+def agent_output_format(ctx: LintContext) -> Iterator[Finding]:
+    yield from _bundle_errors(ctx, object_root=False)
+    for title, bundle in ctx.bundles.items():
+        if isinstance(bundle, SchemaError):
+            continue
+        schema = ctx.tree.by_title[title]
+        for cls in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator):
+            try:
+                cls.check_schema(bundle)
+            except jsonschema.SchemaError as exc:
+                message = f"the output_format schema is not valid {cls.__name__}: {exc.message}"
+                yield ctx.finding(schema, "", "AGENT_OUTPUT_FORMAT", message)
+                continue
+            for index, example in enumerate(schema.data.get("examples") or []):
+                if not cls(bundle).is_valid(example):
+                    message = (
+                        f"example {index} does not validate under the output_format schema "
+                        f"({cls.__name__})"
+                    )
+                    yield ctx.finding(schema, f"/examples/{index}", "AGENT_OUTPUT_FORMAT", message)

@@ -1,0 +1,162 @@
+"""The layout holds: imports point one way, no import circle, the output runtime stands alone.
+
+The graph is read from the source (every ``import`` statement, also inside functions and under
+``TYPE_CHECKING``: a circle that only lazy imports hide is still a circle), so a new module
+cannot slip a cycle or a back edge in unnoticed.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+ROOTS = {"codegen": REPO / "codegen", "maverick": REPO / "src" / "maverick"}
+
+# Each layer of the generator and what it must never import (cli -> jobs -> core).
+FORBIDDEN = {
+    "codegen.core": ("codegen.generate", "codegen.lint", "codegen.breaking", "codegen.cli",
+                     "codegen.governance_cli"),
+    "codegen.generate": ("codegen.lint", "codegen.breaking", "codegen.cli",
+                         "codegen.governance_cli"),
+    "codegen.lint": ("codegen.breaking", "codegen.cli", "codegen.governance_cli"),
+    "codegen.breaking": ("codegen.lint", "codegen.cli", "codegen.governance_cli"),
+    "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),
+    "maverick.contracts": ("maverick.agents", "maverick.output", "maverick.workflows"),
+}  # fmt: skip
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for top, root in ROOTS.items():
+        for path in root.rglob("*.py"):
+            parts = [top, *path.relative_to(root).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _imports(name: str) -> Iterator[str]:
+    """Every module ``name`` imports, relative imports resolved; outside ones included."""
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                yield sub if sub in MODULES else base
+
+
+def _graph() -> dict[str, set[str]]:
+    return {name: {m for m in _imports(name) if m in MODULES and m != name} for name in MODULES}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of ``graph``, or None (iterative depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path, stack = [start], [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(sorted(graph[nxt])))
+    return None
+
+
+def test_the_graph_is_read_from_every_module() -> None:
+    graph = _graph()
+    assert "codegen.core.loader" in graph["codegen.generate.plan"]  # from-import
+    assert "codegen.generate.plan" in graph["codegen.cli"]  # lazy, inside a function
+    assert "maverick.contracts.agents.file_change" in graph["maverick.contracts.agents.fix_result"]
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_no_import_circle_in_codegen_or_src() -> None:
+    assert _cycle(_graph()) is None
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_imports_point_one_way(layer: str) -> None:
+    back_edges = sorted(
+        f"{name} imports {target}"
+        for name in MODULES
+        if name == layer or name.startswith(layer + ".")
+        for target in _imports(name)
+        for banned in FORBIDDEN[layer]
+        if target == banned or target.startswith(banned + ".")
+    )
+    assert back_edges == []
+
+
+def test_output_runtime_imports_without_claude_agent_sdk() -> None:
+    """``import maverick.output`` (and the contracts re-export) with the SDK's import blocked."""
+    code = (
+        "import sys\n"
+        "sys.modules['claude_agent_sdk'] = None  # any import of it now raises ImportError\n"
+        "import maverick.output, maverick.agents.contracts\n"
+        "from maverick.output import validate_output\n"
+        "from maverick.agents.contracts import FixerResult\n"
+        'text = \'```json\\n{"success": true, "summary": "done"}\\n```\'\n'
+        "print(validate_output(text, FixerResult).summary)\n"
+        "import maverick.agents.base\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=REPO
+    )
+    assert done.stdout == "done\n"
+    # The blocked import really was blocked: the agent layer itself needs the SDK.
+    assert "ImportError" in done.stderr or "ModuleNotFoundError" in done.stderr
+    assert "claude_agent_sdk" in done.stderr
+
+
+def test_rejected_output_prints_nothing_unless_the_application_logs() -> None:
+    """The library's logger has a NullHandler: no last-resort line on stderr per failure."""
+    code = (
+        "import logging, sys\n"
+        "from maverick.output import validate_output\n"
+        "from maverick.agents.contracts import FixerResult\n"
+        "assert validate_output('no block', FixerResult, strict=False) is None\n"
+        "if sys.argv[1] == 'configured':\n"
+        "    logging.basicConfig(format='%(name)s %(levelname)s %(stage)s')\n"
+        "    validate_output('no block', FixerResult, strict=False)\n"
+    )
+    configured = "maverick.agents.output WARNING extraction\n"
+    for mode, expected in (("silent", ""), ("configured", configured)):
+        done = subprocess.run(
+            [sys.executable, "-c", code, mode], capture_output=True, text=True, check=True
+        )
+        assert done.stderr == expected
