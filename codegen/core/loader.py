@@ -20,6 +20,9 @@ from codegen.core.jsonpos import JsonPositions, escape_pointer, resolve_pointer
 
 __all__ = [
     "DRAFT_2020_12",
+    "SCHEMA_LIST",
+    "SCHEMA_MAP",
+    "SCHEMA_ONE",
     "SchemaFile",
     "SchemaTree",
     "check_refs",
@@ -118,20 +121,33 @@ class SchemaTree:
         return [seen[rel] for rel in sorted(seen)]
 
 
-def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every object in a JSON document with its pointer, parents before children.
+# Keywords whose value is one subschema, a map of names to subschemas, or a list of them.
+SCHEMA_ONE = ("items", "additionalProperties", "unevaluatedProperties", "not", "if", "then",
+              "else", "contains", "propertyNames", "unevaluatedItems")  # fmt: skip
+SCHEMA_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
+SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 
-    ``examples``, ``default`` and ``const`` hold data, not schemas, and are not entered.
+
+def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object of a document with its pointer, parents before children.
+
+    Keyword-aware: only the values of the applicator keywords above are entered, so a property
+    *named* ``$ref`` is never taken for a reference, and data (``examples``, ``default``,
+    ``const``, ``enum``) is never taken for schemas.
     """
-    if isinstance(node, dict):
-        yield pointer, node
-        for key, value in node.items():
-            if key in ("examples", "default", "const", "enum"):
-                continue
-            yield from iter_subschemas(value, f"{pointer}/{escape_pointer(key)}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from iter_subschemas(value, f"{pointer}/{index}")
+    if not isinstance(node, dict):
+        return
+    yield pointer, node
+    for key, value in node.items():
+        here = f"{pointer}/{escape_pointer(key)}"
+        if key in SCHEMA_ONE:
+            yield from iter_subschemas(value, here)
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from iter_subschemas(sub, f"{here}/{escape_pointer(name)}")
+        elif key in SCHEMA_LIST and isinstance(value, list):
+            for index, sub in enumerate(value):
+                yield from iter_subschemas(sub, f"{here}/{index}")
 
 
 def _normalize(path: PurePosixPath) -> PurePosixPath:

@@ -30,14 +30,19 @@ def generate_modules(
     schema_dir: Path,
     *,
     single_module: tuple[str, ...] | None = None,
+    shown: Path | None = None,
 ) -> dict[tuple[str, ...], str]:
     """Generate one module per schema file below ``schema_dir``.
+
+    ``shown`` is the folder named in error messages (the generator may run on a copy).
 
     ``single_module`` names the module when the tree holds one file
     (the generator then returns a bare string). Keys of the result are module paths such as
     ``("agents", "finding.py")``; package ``__init__.py`` files are not returned.
     """
     import datamodel_code_generator as dmcg  # noqa: PLC0415  (kept out of start-up)
+
+    where = Location(shown or schema_dir)
 
     options: dict[str, Any] = {
         "input_file_type": "jsonschema",
@@ -75,12 +80,12 @@ def generate_modules(
                 result = dmcg.generate(schema_dir, **options)
     except Exception as exc:  # the generator raises many unrelated types
         raise CodegenError(
-            f"datamodel-code-generator failed: {exc}", Location(schema_dir), "GENERATOR"
+            f"datamodel-code-generator failed: {exc}", where, "GENERATOR"
         ) from exc
     if isinstance(result, str):
         if single_module is None:
-            raise CodegenError("generator returned one module for a tree", Location(schema_dir))
+            raise CodegenError("generator returned one module for a tree", where)
         return {single_module: result}
     if result is None:
-        raise CodegenError("generator returned nothing", Location(schema_dir), "GENERATOR")
+        raise CodegenError("generator returned nothing", where, "GENERATOR")
     return {tuple(key): code for key, code in result.items() if tuple(key)[-1] != "__init__.py"}

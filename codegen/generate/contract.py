@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from codegen.core.errors import SchemaError
 from codegen.core.loader import SchemaFile, SchemaTree
-from codegen.generate.rules import RuleSet
 
 __all__ = ["Contract", "declared_properties"]
 
@@ -24,7 +23,7 @@ class Contract:
     module: str
     schema_file: str
     agents: tuple[str, ...]
-    rules: RuleSet | None
+    rules: tuple[str, ...]  # the messages (descriptions) of its own cross-field rules
 
     @property
     def name(self) -> str:
@@ -35,18 +34,12 @@ class Contract:
         return self.schema.schema_id
 
     @property
-    def open_content(self) -> bool:
-        """An object contract that neither closes nor types its unknown keys keeps them."""
-        data = self.schema.data
-        return data.get("type") == "object" and not (
-            {"additionalProperties", "unevaluatedProperties"} & set(data)
-        )
-
-    @property
     def exports(self) -> tuple[str, ...]:
         """The public classes of its module: the contract and its titled ``$defs`` entries."""
         defs = self.schema.data.get("$defs") or {}
-        titles = sorted(d["title"] for d in defs.values() if isinstance(d.get("title"), str))
+        titles = sorted(
+            d["title"] for d in defs.values() if isinstance(d, dict) and isinstance(d.get("title"), str)
+        )
         return (self.name, *titles)
 
 

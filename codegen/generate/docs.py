@@ -173,7 +173,7 @@ def _inherited(
 
 def _rules(contract: Contract) -> tuple[str, ...]:
     """The messages (descriptions) of a contract's own cross-field rules."""
-    return tuple(r.message for r in contract.rules.rules) if contract.rules else ()
+    return contract.rules
 
 
 def _summary(text: str) -> str:

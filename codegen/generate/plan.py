@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ import jinja2
 from codegen import __version__
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError, Location
+from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, load_tree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
 from codegen.generate.bundle import structured_output_schema
@@ -30,10 +32,14 @@ from codegen.generate.contract import Contract, declared_properties
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
-from codegen.generate.postprocess import TYPES_MODULE, insert_rules, keep_unknown_keys, use_json_int
-from codegen.generate.rules import compile_rules
+from codegen.generate.postprocess import TYPES_MODULE, insert_checks, use_json_numbers
+from codegen.generate.predicate_runtime import RUNTIME
+from codegen.generate.predicates import compile_predicates
+from codegen.generate.rules import rule_messages
+from codegen.generate.skeleton import Skeleton, build_skeleton
 from codegen.generate.support import check_supported
 from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
+from codegen.generate.validators import module_checks
 
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 
@@ -127,7 +133,7 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
     contracts = []
     for schema in tree.files:
         check_supported(schema)
-        rules = compile_rules(schema, schema.title, declared_properties(tree, schema))
+        rules = rule_messages(schema.data)
         agents = tuple(sorted(a for a, t in config.agents.items() if t == schema.title))
         contracts.append(
             Contract(
@@ -201,15 +207,24 @@ def build_plan(config: Config) -> Plan:
         c.name: structured_output_schema(tree, c.schema) for c in contracts if c.agents
     }
     own.update(_registry_files(contracts, config, output_schemas, all_header))
+    skeleton = build_skeleton(tree)
+    # Every schema object compiles, referenced or not: an unknown keyword anywhere is refused.
+    compile_predicates(tree, [(s, p) for s in tree.files for p in _definitions(s)])
     with ThreadPoolExecutor(max_workers=1) as pool:
         # ruff runs in its own process: format our files while the generator works.
         own_formatted = pool.submit(format_python, own)
         single = contracts[0].schema.module_parts if len(contracts) == 1 else None
-        modules = generate_modules(
-            config.schema_dir,
-            single_module=(*single[:-1], single[-1] + ".py") if single else None,
-        )
-        files = format_python(_postprocess(tree, contracts, modules))
+        with tempfile.TemporaryDirectory(prefix="maverick-skeleton-") as folder:
+            for rel, document in skeleton.documents.items():
+                path = Path(folder) / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+            modules = generate_modules(
+                Path(folder),
+                single_module=(*single[:-1], single[-1] + ".py") if single else None,
+                shown=config.schema_dir,
+            )
+        files = format_python(_postprocess(tree, skeleton, contracts, modules))
         files.update(own_formatted.result())
     return Plan(config, tree, tuple(contracts), files, output_schemas)
 
@@ -233,10 +248,20 @@ def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence
     )
 
 
+def _definitions(schema: SchemaFile) -> list[str]:
+    """The pointers of a file's root and of each of its ``$defs`` entries."""
+    defs = schema.data.get("$defs")
+    names = list(defs) if isinstance(defs, dict) else []
+    return ["", *(f"/$defs/{escape_pointer(name)}" for name in names)]
+
+
 def _postprocess(
-    tree: SchemaTree, contracts: list[Contract], modules: Mapping[tuple[str, ...], str]
+    tree: SchemaTree,
+    skeleton: Skeleton,
+    contracts: list[Contract],
+    modules: Mapping[tuple[str, ...], str],
 ) -> dict[PurePosixPath, str]:
-    """Our header on each generated module, and its compiled rules inserted."""
+    """Our header on each generated module, and its validators inserted."""
     sources: dict[PurePosixPath, str] = {}
     by_module = {
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
@@ -248,11 +273,10 @@ def _postprocess(
         closure = tree.closure(contract.schema)
         header = _header(f"schemas/{contract.schema.rel}", _digest(closure))
         code = generated.replace(HEADER_PLACEHOLDER, header, 1)
-        if contract.rules is not None:
-            code = insert_rules(code, [contract.rules], contract.schema.loc())
-        code = use_json_int(code, depth=len(contract.schema.module_parts))
-        if contract.open_content:
-            code = keep_unknown_keys(code, contract.name, contract.schema.loc())
+        depth = len(contract.schema.module_parts)
+        checks = module_checks(tree, skeleton, contract.schema)
+        code = insert_checks(code, checks, depth, contract.schema.loc())
+        code = use_json_numbers(code, depth)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:
@@ -296,7 +320,9 @@ def _registry_files(
     )
     return {
         PurePosixPath("_registry.py"): registry,
-        PurePosixPath(f"{TYPES_MODULE}.py"): env.get_template("types.py.j2").render(header=header),
+        PurePosixPath(f"{TYPES_MODULE}.py"): env.get_template("types.py.j2").render(
+            header=header, runtime=RUNTIME
+        ),
         PurePosixPath("_schemas.py"): schemas,
         PurePosixPath("__init__.py"): top,
     }

@@ -31,7 +31,15 @@ from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
 # The loader's own parser and $ref check, reused so that lint and generate agree exactly.
-from codegen.core.loader import SchemaFile, SchemaTree, check_refs, parse_schema
+from codegen.core.loader import (
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_ONE,
+    SchemaFile,
+    SchemaTree,
+    check_refs,
+    parse_schema,
+)
 from codegen.core.report import Finding
 from codegen.generate.bundle import structured_output_schema
 
@@ -43,11 +51,6 @@ __all__ = [
     "read_tree",
 ]
 
-# Keywords whose value is one subschema, a map of subschemas, or a list of subschemas.
-_ONE = ("items", "additionalProperties", "unevaluatedProperties", "not", "if", "then", "else",
-        "contains", "propertyNames", "unevaluatedItems")  # fmt: skip
-_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
-_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 # Positions below which a schema is a rule (a constraint), not the definition of a value.
 RULE_KEYS = frozenset({"if", "then", "else", "not", "dependentSchemas"})
 
@@ -67,8 +70,8 @@ def iter_schema_nodes(
 ) -> Iterator[tuple[str, dict[str, Any], bool]]:
     """Every schema object below ``node``, keyword-aware: ``(pointer, node, inside a rule)``.
 
-    Unlike :func:`codegen.core.loader.iter_subschemas`, property names are never taken for
-    keywords. ``allOf`` entries without a ``$ref`` and ``if``/``then``/``else``/``not``/
+    As :func:`codegen.core.loader.iter_subschemas`, property names are never taken for
+    keywords; ``allOf`` entries without a ``$ref`` and ``if``/``then``/``else``/``not``/
     ``dependentSchemas`` are rule positions.
     """
     if not isinstance(node, dict):
@@ -77,12 +80,12 @@ def iter_schema_nodes(
     for key, value in node.items():
         here = f"{pointer}/{escape_pointer(key)}"
         inner = in_rule or key in RULE_KEYS
-        if key in _ONE:
+        if key in SCHEMA_ONE:
             yield from iter_schema_nodes(value, here, in_rule=inner)
-        elif key in _MAP and isinstance(value, dict):
+        elif key in SCHEMA_MAP and isinstance(value, dict):
             for name, sub in value.items():
                 yield from iter_schema_nodes(sub, f"{here}/{escape_pointer(name)}", in_rule=inner)
-        elif key in _LIST and isinstance(value, list):
+        elif key in SCHEMA_LIST and isinstance(value, list):
             for index, sub in enumerate(value):
                 rule = inner or (key == "allOf" and not (isinstance(sub, dict) and "$ref" in sub))
                 yield from iter_schema_nodes(sub, f"{here}/{index}", in_rule=rule)

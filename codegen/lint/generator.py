@@ -16,10 +16,10 @@ import jsonschema
 
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
-from codegen.core.loader import SchemaFile
+from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
-from codegen.generate.contract import declared_properties
-from codegen.generate.rules import compile_rules, find_rules
+from codegen.generate.predicates import compile_predicates
+from codegen.generate.rules import find_rules
 from codegen.generate.support import check_supported
 from codegen.lint.engine import LintContext, collect, iter_schema_nodes
 from codegen.lint.structure import definitions
@@ -99,19 +99,15 @@ def supported_construct(ctx: LintContext) -> Iterator[Finding]:
 
 def supported_rule(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.clean.files:
-        try:
-            properties = declared_properties(ctx.clean, schema)
-        except (SchemaError, AttributeError, TypeError):
-            properties = set(schema.data.get("properties") or {})
-        title = schema.title if schema.title.isidentifier() else "Contract"
-
-        compile_all = functools.partial(_compile, title=title, properties=properties)
+        compile_all = functools.partial(_compile, tree=ctx.clean)
         for error in collect(schema, _guarded(schema, compile_all))[0]:
             yield ctx.error_finding(schema, error, "SUPPORTED_RULE")
 
 
-def _compile(schema: SchemaFile, *, title: str, properties: set[str]) -> object:
-    return compile_rules(schema, title, properties)
+def _compile(schema: SchemaFile, *, tree: SchemaTree) -> object:
+    """Compile every rule of ``schema`` into the predicates the generated validators run."""
+    pointers = [pointer for pointer, _ in find_rules(schema.data) if pointer]
+    return compile_predicates(tree, [(schema, pointer) for pointer in pointers])
 
 
 def rule_if_required(ctx: LintContext) -> Iterator[Finding]:

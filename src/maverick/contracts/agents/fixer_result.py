@@ -9,6 +9,8 @@ from typing import Annotated, Self
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
+from .._types import _equal, _json_view
+
 
 class FixerResult(BaseModel):
     """
@@ -33,28 +35,51 @@ class FixerResult(BaseModel):
     ] = None
 
     @model_validator(mode="after")
-    def _check_fixer_result_rules(self) -> Self:
-        """Enforce the cross-field rules of schemas/agents/fixer_result.json as JSON Schema does."""
-        fields_set = self.model_fields_set
-        if not (
-            (
-                "error_details" in fields_set
-                and (
-                    "error_details" not in fields_set
-                    or (
-                        (isinstance(self.error_details, str))
-                        and (
-                            not isinstance(self.error_details, str) or len(self.error_details) >= 1
-                        )
-                    )
-                )
-            )
-            if ("success" in fields_set and ("success" not in fields_set or self.success is False))
-            else True
-        ):
+    def _check_fixer_result(self) -> Self:
+        """Enforce what the field types of FixerResult cannot, as schemas/agents/fixer_result.json does."""
+        x = _json_view(self)
+        if _v0(x) and not _v2(x):
             raise PydanticCustomError(
                 "schema_rule",
                 "When success is false, error_details must be a non-empty string.",
                 {"rule": "agents/fixer_result.json#/allOf/0"},
             )
         return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+_C0 = False
+
+
+def _v1(x):  # agents/fixer_result.json#/allOf/0/if/properties/success
+    if not (_equal(x, _C0)):
+        return False
+    return True
+
+
+def _v0(x):  # agents/fixer_result.json#/allOf/0/if
+    if type(x) is dict:
+        if "success" not in x:
+            return False
+        if "success" in x and not _v1(x["success"]):
+            return False
+    return True
+
+
+def _v3(x):  # agents/fixer_result.json#/allOf/0/then/properties/error_details
+    if not (type(x) is str):
+        return False
+    if type(x) is str:
+        if len(x) < 1:
+            return False
+    return True
+
+
+def _v2(x):  # agents/fixer_result.json#/allOf/0/then
+    if type(x) is dict:
+        if "error_details" not in x:
+            return False
+        if "error_details" in x and not _v3(x["error_details"]):
+            return False
+    return True

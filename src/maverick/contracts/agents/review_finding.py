@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _is_number, _json_view
 from .review_severity import ReviewSeverity
 
 
@@ -31,8 +32,7 @@ class ReviewFinding(BaseModel):
     line: Annotated[
         JsonInt | None,
         Field(
-            description="1-based line where the issue occurs; null when the finding applies to the whole file.",
-            ge=1,
+            description="1-based line where the issue occurs; null when the finding applies to the whole file."
         ),
     ] = None
     message: Annotated[
@@ -54,3 +54,32 @@ class ReviewFinding(BaseModel):
             description='The CLAUDE.md section the issue violates, e.g. "Code Style > Naming"; null when no project convention is involved.'
         ),
     ] = None
+
+    @model_validator(mode="after")
+    def _check_review_finding(self) -> Self:
+        """Enforce what the field types of ReviewFinding cannot, as schemas/agents/review_finding.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/review_finding.json#",
+                {"rule": "agents/review_finding.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v3(x):  # agents/review_finding.json#/properties/line
+    if _is_number(x):
+        if x < 1:
+            return False
+    return True
+
+
+def _v0(x):  # agents/review_finding.json#
+    if type(x) is dict:
+        if "line" in x and not _v3(x["line"]):
+            return False
+    return True

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _is_number, _json_view
 from .review_finding import ReviewFinding
 from .usage_stats import UsageStats
 
@@ -33,7 +34,7 @@ class ReviewResult(BaseModel):
         ),
     ] = []
     files_reviewed: Annotated[
-        JsonInt, Field(description="Number of files analysed; binary files are not counted.", ge=0)
+        JsonInt, Field(description="Number of files analysed; binary files are not counted.")
     ]
     summary: Annotated[
         StrictStr, Field(description="Human-readable summary of the review outcome.")
@@ -63,3 +64,32 @@ class ReviewResult(BaseModel):
         UsageStats | None,
         Field(description="Token usage and cost of the review; null when not measured."),
     ] = None
+
+    @model_validator(mode="after")
+    def _check_review_result(self) -> Self:
+        """Enforce what the field types of ReviewResult cannot, as schemas/agents/review_result.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/review_result.json#",
+                {"rule": "agents/review_result.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v4(x):  # agents/review_result.json#/properties/files_reviewed
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v0(x):  # agents/review_result.json#
+    if type(x) is dict:
+        if "files_reviewed" in x and not _v4(x["files_reviewed"]):
+            return False
+    return True

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _is_number, _json_view
 from .file_change import FileChange
 from .task_status import TaskStatus
 from .validation_result import ValidationResult
@@ -38,12 +39,39 @@ class TaskResult(BaseModel):
     error: Annotated[
         StrictStr | None, Field(description="Failure message when the task failed; null otherwise.")
     ] = None
-    duration_ms: Annotated[
-        JsonInt, Field(description="Duration of the task in milliseconds.", ge=0)
-    ] = 0
+    duration_ms: Annotated[JsonInt, Field(description="Duration of the task in milliseconds.")] = 0
     validation: Annotated[
         list[ValidationResult],
         Field(
             description="Results of the validation steps run after the task.", validate_default=True
         ),
     ] = []
+
+    @model_validator(mode="after")
+    def _check_task_result(self) -> Self:
+        """Enforce what the field types of TaskResult cannot, as schemas/agents/task_result.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/task_result.json#",
+                {"rule": "agents/task_result.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v9(x):  # agents/task_result.json#/properties/duration_ms
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v0(x):  # agents/task_result.json#
+    if type(x) is dict:
+        if "duration_ms" in x and not _v9(x["duration_ms"]):
+            return False
+    return True

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, JsonNumber, _is_number, _json_view
 
 
 class UsageStats(BaseModel):
@@ -21,18 +22,73 @@ class UsageStats(BaseModel):
         frozen=True,
     )
     input_tokens: Annotated[
-        JsonInt, Field(description="Number of tokens in the prompt sent to the model.", ge=0)
+        JsonInt, Field(description="Number of tokens in the prompt sent to the model.")
     ]
     output_tokens: Annotated[
-        JsonInt, Field(description="Number of tokens in the model's response.", ge=0)
+        JsonInt, Field(description="Number of tokens in the model's response.")
     ]
     total_cost: Annotated[
-        StrictFloat | None,
+        JsonNumber | None,
         Field(
-            description="Estimated cost of the run in US dollars; null when the cost is not known.",
-            ge=0.0,
+            description="Estimated cost of the run in US dollars; null when the cost is not known."
         ),
     ] = None
     duration_ms: Annotated[
-        JsonInt, Field(description="Wall-clock duration of the run in milliseconds.", ge=0)
+        JsonInt, Field(description="Wall-clock duration of the run in milliseconds.")
     ]
+
+    @model_validator(mode="after")
+    def _check_usage_stats(self) -> Self:
+        """Enforce what the field types of UsageStats cannot, as schemas/agents/usage_stats.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/usage_stats.json#",
+                {"rule": "agents/usage_stats.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v1(x):  # agents/usage_stats.json#/properties/input_tokens
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v2(x):  # agents/usage_stats.json#/properties/output_tokens
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v3(x):  # agents/usage_stats.json#/properties/total_cost
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v4(x):  # agents/usage_stats.json#/properties/duration_ms
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v0(x):  # agents/usage_stats.json#
+    if type(x) is dict:
+        if "input_tokens" in x and not _v1(x["input_tokens"]):
+            return False
+        if "output_tokens" in x and not _v2(x["output_tokens"]):
+            return False
+        if "total_cost" in x and not _v3(x["total_cost"]):
+            return False
+        if "duration_ms" in x and not _v4(x["duration_ms"]):
+            return False
+    return True

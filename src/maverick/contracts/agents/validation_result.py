@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _is_number, _json_view
 from .validation_step import ValidationStep
 
 
@@ -24,10 +25,37 @@ class ValidationResult(BaseModel):
     step: Annotated[ValidationStep, Field(description="Which step ran.")]
     success: Annotated[StrictBool, Field(description="Whether the step passed.")]
     output: Annotated[StrictStr, Field(description="Output of the step's command.")] = ""
-    duration_ms: Annotated[
-        JsonInt, Field(description="Duration of the step in milliseconds.", ge=0)
-    ] = 0
+    duration_ms: Annotated[JsonInt, Field(description="Duration of the step in milliseconds.")] = 0
     auto_fixed: Annotated[
         StrictBool,
         Field(description="Whether the step applied an automatic fix, such as reformatting."),
     ] = False
+
+    @model_validator(mode="after")
+    def _check_validation_result(self) -> Self:
+        """Enforce what the field types of ValidationResult cannot, as schemas/agents/validation_result.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/validation_result.json#",
+                {"rule": "agents/validation_result.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v4(x):  # agents/validation_result.json#/properties/duration_ms
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v0(x):  # agents/validation_result.json#
+    if type(x) is dict:
+        if "duration_ms" in x and not _v4(x["duration_ms"]):
+            return False
+    return True

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Self
 
-from pydantic import ConfigDict, Field, StrictStr
+from pydantic import ConfigDict, Field, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _equal, _is_number, _json_view
 from .tool_result import ToolResult
 
 
@@ -28,11 +29,60 @@ class FileResult(ToolResult):
         StrictStr | None, Field(description="Contents of the file as UTF-8 text; null on error.")
     ] = None
     size: Annotated[
-        JsonInt | None, Field(description="Size of the file in bytes; null on error.", ge=0)
+        JsonInt | None, Field(description="Size of the file in bytes; null on error.")
     ] = None
     lines: Annotated[
-        JsonInt | None, Field(description="Number of lines in the file; null on error.", ge=0)
+        JsonInt | None, Field(description="Number of lines in the file; null on error.")
     ] = None
     encoding: Annotated[
-        Literal["utf-8"], Field(description='Character encoding of content; always "utf-8".')
+        Any, Field(description='Character encoding of content; always "utf-8".')
     ] = "utf-8"
+
+    @model_validator(mode="after")
+    def _check_file_result(self) -> Self:
+        """Enforce what the field types of FileResult cannot, as schemas/tools/file_result.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/tools/file_result.json#",
+                {"rule": "tools/file_result.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v3(x):  # tools/file_result.json#/properties/size
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+def _v4(x):  # tools/file_result.json#/properties/lines
+    if _is_number(x):
+        if x < 0:
+            return False
+    return True
+
+
+_C0 = "utf-8"
+
+
+def _v5(x):  # tools/file_result.json#/properties/encoding
+    if not (_equal(x, _C0)):
+        return False
+    return True
+
+
+def _v0(x):  # tools/file_result.json#
+    if type(x) is dict:
+        if "size" in x and not _v3(x["size"]):
+            return False
+        if "lines" in x and not _v4(x["lines"]):
+            return False
+        if "encoding" in x and not _v5(x["encoding"]):
+            return False
+    return True

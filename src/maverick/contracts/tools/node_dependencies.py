@@ -4,9 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from .._types import _json_view
 
 
 class NodeDependencies(BaseModel):
@@ -19,14 +22,71 @@ class NodeDependencies(BaseModel):
         frozen=True,
     )
     dependencies: Annotated[
-        dict[str, StrictStr],
+        dict[str, Any],
         Field(
             description='Production dependencies: package name to version range, e.g. {"express": "^4.18.2"}.'
         ),
     ] = {}
     dev_dependencies: Annotated[
-        dict[str, StrictStr],
+        dict[str, Any],
         Field(
             description="Development dependencies (devDependencies): package name to version range."
         ),
     ] = {}
+
+    @model_validator(mode="after")
+    def _check_node_dependencies(self) -> Self:
+        """Enforce what the field types of NodeDependencies cannot, as schemas/tools/node_dependencies.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/tools/node_dependencies.json#",
+                {"rule": "tools/node_dependencies.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v2(x):  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
+    if not (type(x) is str):
+        return False
+    return True
+
+
+_C0 = []
+
+
+def _v1(x):  # tools/node_dependencies.json#/properties/dependencies
+    if type(x) is dict:
+        for key, value in x.items():
+            if not (key in _C0):
+                if not _v2(value):
+                    return False
+    return True
+
+
+def _v4(x):  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
+    if not (type(x) is str):
+        return False
+    return True
+
+
+def _v3(x):  # tools/node_dependencies.json#/properties/dev_dependencies
+    if type(x) is dict:
+        for key, value in x.items():
+            if not (key in _C0):
+                if not _v4(value):
+                    return False
+    return True
+
+
+def _v0(x):  # tools/node_dependencies.json#
+    if type(x) is dict:
+        if "dependencies" in x and not _v1(x["dependencies"]):
+            return False
+        if "dev_dependencies" in x and not _v3(x["dev_dependencies"]):
+            return False
+    return True

@@ -1,0 +1,89 @@
+"""The helpers that compiled predicates call, as source text held once by a generated package.
+
+They implement JSON's own notions, which Python's differ from: equality (``1 == 1.0`` but
+``true != 1``, deep for arrays and objects), numbers (``integer`` is a number with a zero
+fraction; ``multipleOf`` exact for decimals) and ECMA-262 regular expressions (``regress``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
+
+RUNTIME_NAMES = (
+    "_equal", "_exactly_one", "_is_integer", "_is_number", "_multiple_of", "_one_of", "_regex",
+    "_true", "_unique",
+)  # fmt: skip
+
+RUNTIME = '''\
+def _is_number(x: Any) -> bool:
+    """A JSON number: an int or a float, never a bool."""
+    return type(x) is int or type(x) is float
+
+
+def _is_integer(x: Any) -> bool:
+    """A JSON integer: any number whose fraction is zero (1.0 is one)."""
+    return type(x) is int or (type(x) is float and x.is_integer())
+
+
+def _canonical(x: Any) -> Any:
+    """A hashable form under which two JSON values are equal exactly when JSON says so."""
+    kind = type(x)
+    if kind is int or kind is float:
+        return ("number", int(x) if kind is float and x.is_integer() else x)
+    if kind is list:
+        return ("array", tuple(_canonical(v) for v in x))
+    if kind is dict:
+        return ("object", frozenset((k, _canonical(v)) for k, v in x.items()))
+    return (kind.__name__, x)
+
+
+def _equal(x: Any, expected: Any) -> bool:
+    return _canonical(x) == _canonical(expected)
+
+
+def _one_of(x: Any, values: list[Any]) -> bool:
+    key = _canonical(x)
+    return any(key == _canonical(v) for v in values)
+
+
+def _unique(x: list[Any]) -> bool:
+    return len({_canonical(v) for v in x}) == len(x)
+
+
+def _exact(n: int | float) -> Fraction:
+    """The exact value of a JSON number as written (0.1 is one tenth, not the nearest float)."""
+    return Fraction(n) if type(n) is int else Fraction(Decimal(repr(n)))
+
+
+def _multiple_of(x: int | float, m: int | float) -> bool:
+    return _exact(x) % _exact(m) == 0
+
+
+def _exactly_one(x: Any, checks: tuple[Callable[[Any], Any], ...]) -> bool:
+    found = 0
+    for check in checks:
+        if check(x):
+            found += 1
+            if found > 1:
+                return False
+    return found == 1
+
+
+def _true(x: Any) -> bool:
+    return True
+
+
+@functools.cache
+def _regex(source: str) -> regress.Regex:
+    """An ECMA-262 regular expression in unicode mode, as Ajv and browsers read it."""
+    return regress.Regex(source, "u")
+'''
+
+RUNTIME_IMPORTS = (
+    "import functools",
+    "from collections.abc import Callable",
+    "from decimal import Decimal",
+    "from fractions import Fraction",
+    "from typing import Any",
+    "import regress",
+)

@@ -1,0 +1,220 @@
+"""Split each schema into what the generated types enforce and what compiled predicates check.
+
+datamodel-code-generator turns a schema into typed Pydantic classes, but it silently drops or
+approximates much of JSON Schema. So it is given only a *skeleton* of each file: the keywords
+whose Pydantic form decides exactly as JSON Schema does, with strict types:
+
+* ``type`` (one type, a type and ``null``, or a union of types), and per type: ``minLength``
+  and ``maxLength`` for strings (code points), ``minItems``, ``maxItems`` and ``items`` for
+  arrays, and ``properties``, ``required`` (of declared names) and a boolean
+  ``additionalProperties`` for objects (every object says whether it is open, so that no
+  generated class ever drops unknown keys);
+* ``enum`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch holds); ``allOf``
+  entries that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties:
+  false`` beside them, which closes the subclass;
+* annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``).
+
+Every other keyword is left out of the skeleton, whose types then accept a superset of what the
+schema accepts, and is checked after validation by :mod:`codegen.generate.predicates`, which
+skips exactly the keywords recorded here as *kept* at each node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+
+__all__ = ["Skeleton", "build_skeleton"]
+
+_ANNOTATIONS = ("$schema", "$id", "title", "description", "default", "examples", "deprecated",
+                "$comment")  # fmt: skip
+_LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
+
+
+@dataclass
+class Skeleton:
+    """The stripped documents, and the keywords their types enforce at each node."""
+
+    documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
+    kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
+
+    def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
+        return self.kept.get((rel, pointer), frozenset())
+
+
+def build_skeleton(tree: SchemaTree) -> Skeleton:
+    """The skeleton of every file of ``tree``."""
+    skeleton = Skeleton()
+    for schema in tree.files:
+        rel = schema.rel.as_posix()
+        skeleton.classes.add((rel, ""))
+        for name, entry in (schema.data.get("$defs") or {}).items():
+            if isinstance(entry, dict) and isinstance(entry.get("title"), str):
+                skeleton.classes.add((rel, f"/$defs/{escape_pointer(name)}"))
+        stripper = _Stripper(tree, schema, skeleton)
+        document = stripper.node(schema.data, "")
+        skeleton.documents[rel] = document if isinstance(document, dict) else {}
+    return skeleton
+
+
+def _types(node: Mapping[str, Any]) -> list[str] | None:
+    kinds = node.get("type")
+    if isinstance(kinds, str):
+        return [kinds]
+    if isinstance(kinds, list) and kinds and all(isinstance(k, str) for k in kinds):
+        return list(dict.fromkeys(kinds))
+    return None
+
+
+def _only_ref(entry: Any) -> bool:
+    return isinstance(entry, dict) and "$ref" in entry and set(entry) <= {"$ref", "description",
+                                                                          "$comment"}
+
+
+class _Stripper:
+    def __init__(self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton) -> None:
+        self.tree = tree
+        self.schema = schema
+        self.rel = schema.rel.as_posix()
+        self.skeleton = skeleton
+
+    def node(self, node: Any, pointer: str) -> Any:
+        if not isinstance(node, dict):
+            return {}  # true and false: any value; the predicates refuse what false refuses
+        out = {k: node[k] for k in _ANNOTATIONS if k in node and (k != "$id" or not pointer)}
+        kept: set[str] = set()
+        defs = node.get("$defs")
+        if isinstance(defs, dict):
+            out["$defs"] = {
+                name: self.node(sub, f"{pointer}/$defs/{escape_pointer(name)}")
+                for name, sub in defs.items()
+            }
+        if isinstance(node.get("$ref"), str):
+            out["$ref"] = node["$ref"]
+            kept.add("$ref")
+        elif _types(node) is not None:
+            self.typed(node, pointer, out, kept)
+        elif isinstance(node.get("anyOf"), list):
+            out["anyOf"] = [
+                self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])
+            ]
+            kept.add("anyOf")
+        elif isinstance(node.get("enum"), list) and self.string_enum(node):
+            out["type"], out["enum"] = "string", node["enum"]
+            kept.add("enum")
+        self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
+        return out
+
+    @staticmethod
+    def string_enum(node: Mapping[str, Any]) -> bool:
+        values = node.get("enum")
+        return (
+            isinstance(values, list)
+            and bool(values)
+            and all(isinstance(v, str) for v in values)
+            and len(set(values)) == len(values)
+        )
+
+    def typed(self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]) -> None:
+        kinds = _types(node) or []
+        out["type"] = kinds[0] if len(kinds) == 1 else kinds
+        kept.add("type")
+        concrete = [k for k in kinds if k != "null"]
+        if len(concrete) != 1:
+            return  # a union of types: each member's constraints are checked by predicates
+        kind = concrete[0]
+        for key in _LENGTHS.get(kind, ()):
+            if key in node:
+                out[key] = node[key]
+                kept.add(key)
+        if kind == "string" and self.string_enum(node):
+            out["enum"] = node["enum"]
+            kept.add("enum")
+        elif kind == "array" and "items" in node and "prefixItems" not in node:
+            out["items"] = self.node(node["items"], f"{pointer}/items")
+            kept.add("items")
+        elif kind == "object":
+            self.object(node, pointer, out, kept)
+
+    def object(self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]) -> None:
+        properties = node.get("properties")
+        required = node.get("required")
+        if isinstance(properties, dict):
+            out["properties"] = {
+                name: self.node(sub, f"{pointer}/properties/{escape_pointer(name)}")
+                for name, sub in properties.items()
+            }
+            kept.add("properties")
+            for name, sub in properties.items():
+                if name not in (required or []) and not (isinstance(sub, dict) and "default" in sub):
+                    # The generated field defaults to None: the predicate checks it in full.
+                    self.skeleton.kept[(self.rel, f"{pointer}/properties/{escape_pointer(name)}")] = (
+                        frozenset()
+                    )
+        if isinstance(required, list) and set(required) <= set(properties or {}):
+            out["required"] = required
+            kept.add("required")
+        bases = [e for e in node.get("allOf") or [] if _only_ref(e)]
+        if bases:
+            out["allOf"] = [{"$ref": e["$ref"]} for e in bases]
+            for index, entry in enumerate(node["allOf"]):
+                if _only_ref(entry):
+                    self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
+        closed = node.get("additionalProperties") is False and "patternProperties" not in node
+        if bases and node.get("unevaluatedProperties") is False and self.closes(node, bases):
+            out["unevaluatedProperties"] = False
+            kept.add("unevaluatedProperties")
+        elif closed and "unevaluatedProperties" not in node:
+            out["additionalProperties"] = False
+            kept.add("additionalProperties")
+        elif not bases:
+            out["additionalProperties"] = True
+            if node.get("additionalProperties") is True:
+                kept.add("additionalProperties")
+
+    def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
+        """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
+
+        It is when every property the bases evaluate is a declared property of a base: each
+        base is a plain object contract (properties and rules), itself open, with bases alike.
+        """
+        if "additionalProperties" in node or "patternProperties" in node:
+            return False
+        others = set(node) - {"allOf", "unevaluatedProperties", "properties", "required", "type",
+                              *_ANNOTATIONS, "$defs"}  # fmt: skip
+        if others or any(not _only_ref(e) for e in node.get("allOf") or []):
+            return False
+        for entry in bases:
+            base, pointer = self.tree.resolve(self.schema, entry["$ref"])
+            data = base.data if not pointer else None
+            if not isinstance(data, dict) or data.get("type") != "object":
+                return False
+            if {"additionalProperties", "patternProperties", "unevaluatedProperties"} & set(data):
+                return False
+            if any(_only_ref(e) for e in data.get("allOf") or []):
+                return False  # bases of bases: not needed by any contract yet
+            if not _rules_name_declared(data):
+                return False
+        return True
+
+
+def _rules_name_declared(data: dict[str, Any]) -> bool:
+    """Whether the rules of a base evaluate only properties the base declares."""
+    declared = set(data.get("properties") or {})
+    rules = [data[k] for k in ("if", "then", "else") if k in data]
+    rules += [e for e in data.get("allOf") or [] if not _only_ref(e)]
+    rules += list((data.get("dependentSchemas") or {}).values())
+    for rule in rules:
+        for _, node in iter_subschemas(rule):
+            if {"$ref", "patternProperties", "additionalProperties", "unevaluatedProperties"} & set(
+                node
+            ):
+                return False
+            if not set(node.get("properties") or {}) <= declared:
+                return False
+    return True

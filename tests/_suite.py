@@ -1,0 +1,315 @@
+"""Run the official JSON-Schema-Test-Suite (draft 2020-12) through a generator, judge each case.
+
+Tried as a new user would: each test group's schema becomes one contract file (``$schema``,
+a ``$id`` that mirrors its path, a ``title`` and a ``description`` added; a boolean schema
+written as ``{}`` or ``{"not": {}}``), the generator runs on a temporary project holding that
+file alone, and every case of the group is validated in JSON mode through
+``TypeAdapter(model).validate_json``. A case *agrees* when the model accepts exactly when
+the suite says the instance is valid.
+
+Groups that test reference resolution rather than models are set aside, and counted as such:
+the files ``anchor``, ``dynamicRef``, ``refRemote`` and ``vocabulary``, and every group whose
+schema uses ``$id``, ``$anchor``, ``$dynamicRef``, ``$dynamicAnchor``, ``$vocabulary`` or a
+``$ref`` that is not a JSON pointer into the same document.
+
+Outcomes of a group: ``set aside``, ``refused`` (the generator exits 2 with a message),
+``crashed`` (a traceback, or an exit code other than 0 and 2), ``import failed`` (the
+generated module does not import), or ``generated`` with one verdict per case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import io
+import json
+import re
+import sys
+import traceback
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+SUITE = Path(__file__).resolve().parent / "json_schema_test_suite" / "draft2020-12"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+REFERENCE_FILES = frozenset({"anchor", "dynamicRef", "refRemote", "vocabulary"})
+REFERENCE_KEYWORDS = ("$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary")
+OUTCOMES = ("agree", "disagree", "refused", "set aside", "crashed", "import failed")
+
+
+def snake(name: str) -> str:
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).replace("-", "_")
+    return words.lower()
+
+
+def camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in snake(name).split("_"))
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _nodes(value)
+
+
+@dataclass(frozen=True)
+class Case:
+    description: str
+    data: Any
+    valid: bool
+
+
+@dataclass(frozen=True)
+class Group:
+    """One test group of the suite: a schema and the cases judged against it."""
+
+    keyword: str  # the file's stem, e.g. "if-then-else"
+    index: int
+    description: str
+    schema: Any
+    cases: tuple[Case, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{snake(self.keyword)}_{self.index:02d}"
+
+    @property
+    def title(self) -> str:
+        return f"{camel(self.keyword)}{self.index:02d}"
+
+    @property
+    def rel(self) -> str:
+        """The contract file's path inside the schema folder."""
+        return f"suite/{self.name}.json"
+
+    @property
+    def set_aside(self) -> str | None:
+        """Why the group tests reference resolution rather than models, or None."""
+        if self.keyword in REFERENCE_FILES:
+            return f"{self.keyword}.json tests reference resolution"
+        for node in _nodes(self.schema):
+            for key in REFERENCE_KEYWORDS:
+                if key in node:
+                    return f"uses {key}"
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                return f"$ref {ref!r} leaves the document"
+        return None
+
+    def contract(self) -> dict[str, Any]:
+        """The group's schema as a contract file of its own."""
+        body: dict[str, Any]
+        if self.schema is True:
+            body = {}
+        elif self.schema is False:
+            body = {"not": {}}
+        else:
+            body = {k: v for k, v in self.schema.items() if k not in ("$schema", "title")}
+        return {
+            "$schema": DRAFT,
+            "$id": f"https://suite.example/{self.rel}",
+            "title": self.title,
+            "description": body.pop("description", None) or self.description,
+            **body,
+        }
+
+
+def groups(keywords: Iterable[str] | None = None) -> list[Group]:
+    """Every group of the suite, in file and index order (optionally of some files only)."""
+    wanted = set(keywords) if keywords is not None else None
+    found = []
+    for path in sorted(SUITE.glob("*.json")):
+        if wanted is not None and path.stem not in wanted:
+            continue
+        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            cases = tuple(Case(t["description"], t["data"], t["valid"]) for t in group["tests"])
+            found.append(Group(path.stem, index, group["description"], group["schema"], cases))
+    return found
+
+
+@dataclass
+class Result:
+    """What became of one group: its status, a detail, and each case's verdict."""
+
+    group: Group
+    status: str  # set aside | refused | crashed | import failed | generated
+    detail: str = ""
+    accepted: list[bool] = field(default_factory=list)  # per case, when generated
+    case_errors: list[str] = field(default_factory=list)  # per case: a validator that crashed
+
+    def counts(self) -> Counter[str]:
+        n = len(self.group.cases)
+        if self.status != "generated":
+            return Counter({self.status: n})
+        tally: Counter[str] = Counter()
+        for case, accepted, error in zip(
+            self.group.cases, self.accepted, self.case_errors, strict=True
+        ):
+            tally["crashed" if error else "agree" if accepted == case.valid else "disagree"] += 1
+        return tally
+
+    def disagreements(self) -> list[str]:
+        if self.status != "generated":
+            return []
+        return [
+            f"{self.group.rel} ({self.group.description}): {case.description}: the suite says "
+            f"{'valid' if case.valid else 'invalid'}, the model "
+            f"{'accepts' if accepted else 'refuses'} {json.dumps(case.data)[:120]}"
+            for case, accepted, error in zip(
+                self.group.cases, self.accepted, self.case_errors, strict=True
+            )
+            if not error and accepted != case.valid
+        ]
+
+
+def _verdicts(model: Any, cases: Iterable[Case]) -> tuple[list[bool], list[str]]:
+    adapter = pydantic.TypeAdapter(model)
+    accepted, errors = [], []
+    for case in cases:
+        try:
+            adapter.validate_json(json.dumps(case.data))
+        except pydantic.ValidationError:
+            accepted.append(False)
+            errors.append("")
+        except Exception as exc:  # a validator that raises anything else has crashed
+            accepted.append(False)
+            errors.append("".join(traceback.format_exception_only(exc)).strip())
+        else:
+            accepted.append(True)
+            errors.append("")
+    return accepted, errors
+
+
+@contextlib.contextmanager
+def _importable(folder: Path, package: str) -> Iterator[None]:
+    sys.path.insert(0, str(folder))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(folder))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+
+
+# A refusal names the file, line and column, then the message, the JSON pointer (unless the
+# problem is the whole document) and the rule id.
+REFUSAL = re.compile(r"(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+?) \((?P<rule>[A-Z][A-Z0-9_]*)\)\n?")
+
+
+def refusal_problem(group: Group, project: Path, stderr: str) -> str | None:
+    """Why a refusal message does not locate its problem, or None when it does."""
+    m = REFUSAL.fullmatch(stderr)
+    if m is None:
+        return f"not 'file:line:col: message (RULE)': {stderr.strip()[:300]!r}"
+    if Path(m["file"]).resolve() != (project / "schemas" / group.rel).resolve():
+        return f"names {m['file']}, not the schema file"
+    if (m["line"], m["col"]) != ("1", "1") and " at /" not in m["message"]:
+        return f"names no JSON pointer: {stderr.strip()[:300]!r}"
+    return None
+
+
+def run_maverick(group: Group, workdir: Path) -> Result:
+    """``maverick-codegen generate`` on a project holding the group's contract alone."""
+    from codegen.cli import main
+
+    if group.set_aside:
+        return Result(group, "set aside", group.set_aside)
+    project = workdir / group.name
+    package = f"suite_{group.name}"
+    schema_file = project / "schemas" / group.rel
+    schema_file.parent.mkdir(parents=True)
+    schema_file.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
+        f'package = "{package}"\n',
+        encoding="utf-8",
+    )
+    stderr = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(stderr):
+            code = main(["--config", str(project / "pyproject.toml"), "generate"], io.StringIO())
+    except BaseException as exc:  # noqa: BLE001 - a traceback is never an answer
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return Result(group, "crashed", "".join(traceback.format_exception_only(exc)).strip())
+    if code == 2:
+        problem = refusal_problem(group, project, stderr.getvalue())
+        if problem is not None:
+            return Result(group, "crashed", f"refusal without a location: {problem}")
+        return Result(group, "refused", stderr.getvalue().strip())
+    if code != 0:
+        return Result(group, "crashed", f"exit {code}: {stderr.getvalue().strip()}")
+    return _judge(group, project / "out", package, lambda module: getattr(module, group.title))
+
+
+def _judge(group: Group, folder: Path, package: str, pick: Callable[[Any], Any]) -> Result:
+    with _importable(folder, package):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model = pick(importlib.import_module(package))
+                accepted, errors = _verdicts(model, group.cases)
+        except Exception as exc:
+            detail = "".join(traceback.format_exception_only(exc)).strip()
+            return Result(group, "import failed", detail)
+    return Result(group, "generated", accepted=accepted, case_errors=errors)
+
+
+def run_plain_dmcg(group: Group, workdir: Path) -> Result:
+    """datamodel-code-generator with its default options, on the same contract file."""
+    import datamodel_code_generator as dmcg
+
+    if group.set_aside:
+        return Result(group, "set aside", group.set_aside)
+    folder = workdir / group.name
+    package = f"plain_{group.name}"
+    (folder / package).mkdir(parents=True)
+    source = folder / f"{group.name}.json"
+    source.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")
+            code = dmcg.generate(
+                source,
+                input_file_type=dmcg.InputFileType.JsonSchema,
+                output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
+            )
+    except Exception as exc:  # its refusal: it raises on what it does not take
+        return Result(group, "refused", "".join(traceback.format_exception_only(exc)).strip())
+    (folder / package / "__init__.py").write_text(str(code), encoding="utf-8")
+    return _judge(group, folder, package, lambda module: getattr(module, group.title))
+
+
+def run_all(
+    run: Callable[[Group, Path], Result], workdir: Path, only: Iterable[str] | None = None
+) -> list[Result]:
+    return [run(group, workdir) for group in groups(only)]
+
+
+def table(results: Iterable[Result]) -> tuple[str, Counter[str]]:
+    """One row per keyword file and a total row; the counts are cases."""
+    rows: dict[str, Counter[str]] = {}
+    total: Counter[str] = Counter()
+    for result in results:
+        counts = result.counts()
+        rows.setdefault(result.group.keyword, Counter()).update(counts)
+        total.update(counts)
+    width = max(len(k) for k in [*rows, "keyword file"])
+    header = f"{'keyword file':<{width}} {'cases':>6} " + " ".join(f"{o:>13}" for o in OUTCOMES)
+
+    def line(name: str, counts: Counter[str]) -> str:
+        cells = " ".join(f"{counts[o]:>13}" for o in OUTCOMES)
+        return f"{name:<{width}} {sum(counts.values()):>6} {cells}"
+
+    lines = [header, *(line(k, rows[k]) for k in sorted(rows)), line("total", total)]
+    return "\n".join(lines) + "\n", total
