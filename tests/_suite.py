@@ -203,7 +203,9 @@ def _importable(folder: Path, package: str) -> Iterator[None]:
 
 # A refusal names the file, line and column, then the message, the JSON pointer (unless the
 # problem is the whole document) and the rule id.
-REFUSAL = re.compile(r"(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+?) \((?P<rule>[A-Z][A-Z0-9_]*)\)\n?")
+REFUSAL = re.compile(
+    r"(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+?) \((?P<rule>[A-Z][A-Z0-9_]*)\)\n?"
+)
 
 
 def refusal_problem(group: Group, project: Path, stderr: str) -> str | None:

@@ -79,9 +79,7 @@ def generate_modules(
                 warnings.simplefilter("ignore")
                 result = dmcg.generate(schema_dir, **options)
     except Exception as exc:  # the generator raises many unrelated types
-        raise CodegenError(
-            f"datamodel-code-generator failed: {exc}", where, "GENERATOR"
-        ) from exc
+        raise CodegenError(f"datamodel-code-generator failed: {exc}", where, "GENERATOR") from exc
     if isinstance(result, str):
         if single_module is None:
             raise CodegenError("generator returned one module for a tree", where)

@@ -38,7 +38,9 @@ class Contract:
         """The public classes of its module: the contract and its titled ``$defs`` entries."""
         defs = self.schema.data.get("$defs") or {}
         titles = sorted(
-            d["title"] for d in defs.values() if isinstance(d, dict) and isinstance(d.get("title"), str)
+            d["title"]
+            for d in defs.values()
+            if isinstance(d, dict) and isinstance(d.get("title"), str)
         )
         return (self.name, *titles)
 

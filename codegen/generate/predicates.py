@@ -488,7 +488,9 @@ class _Body:
                 return  # "if" alone only annotates: it never fails
             condition = self.c.boolean(self.schema, self.at("if")) or "_true"
             self.lines.append(f"if {condition}(x):")
-            self.lines += [f"    if not {then}(x):", f"        {self.fail}"] if then else ["    pass"]
+            self.lines += (
+                [f"    if not {then}(x):", f"        {self.fail}"] if then else ["    pass"]
+            )
             if other:
                 self.lines += ["else:", f"    if not {other}(x):", f"        {self.fail}"]
             return

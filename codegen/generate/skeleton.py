@@ -72,8 +72,11 @@ def _types(node: Mapping[str, Any]) -> list[str] | None:
 
 
 def _only_ref(entry: Any) -> bool:
-    return isinstance(entry, dict) and "$ref" in entry and set(entry) <= {"$ref", "description",
-                                                                          "$comment"}
+    return (
+        isinstance(entry, dict)
+        and "$ref" in entry
+        and set(entry) <= {"$ref", "description", "$comment"}
+    )
 
 
 class _Stripper:
@@ -120,7 +123,9 @@ class _Stripper:
             and len(set(values)) == len(values)
         )
 
-    def typed(self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]) -> None:
+    def typed(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+    ) -> None:
         kinds = _types(node) or []
         out["type"] = kinds[0] if len(kinds) == 1 else kinds
         kept.add("type")
@@ -141,7 +146,9 @@ class _Stripper:
         elif kind == "object":
             self.object(node, pointer, out, kept)
 
-    def object(self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]) -> None:
+    def object(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+    ) -> None:
         properties = node.get("properties")
         required = node.get("required")
         if isinstance(properties, dict):
@@ -151,11 +158,13 @@ class _Stripper:
             }
             kept.add("properties")
             for name, sub in properties.items():
-                if name not in (required or []) and not (isinstance(sub, dict) and "default" in sub):
+                if name not in (required or []) and not (
+                    isinstance(sub, dict) and "default" in sub
+                ):
                     # The generated field defaults to None: the predicate checks it in full.
-                    self.skeleton.kept[(self.rel, f"{pointer}/properties/{escape_pointer(name)}")] = (
-                        frozenset()
-                    )
+                    self.skeleton.kept[
+                        (self.rel, f"{pointer}/properties/{escape_pointer(name)}")
+                    ] = frozenset()
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
@@ -180,32 +189,33 @@ class _Stripper:
     def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
         """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
 
-        It is when every property the bases evaluate is a declared property of a base: each
-        base is a plain object contract (properties and rules), itself open, with bases alike.
+        It is when every property evaluated in place is declared by the class or a base: each
+        base is a plain object contract, itself open, without bases of its own, and the rules
+        of the class and of its bases name declared properties only.
         """
-        if "additionalProperties" in node or "patternProperties" in node:
+        if {"additionalProperties", "patternProperties", "$ref", "anyOf", "oneOf", "not"} & set(
+            node
+        ):
             return False
-        others = set(node) - {"allOf", "unevaluatedProperties", "properties", "required", "type",
-                              *_ANNOTATIONS, "$defs"}  # fmt: skip
-        if others or any(not _only_ref(e) for e in node.get("allOf") or []):
-            return False
+        declared = set(node.get("properties") or {})
         for entry in bases:
             base, pointer = self.tree.resolve(self.schema, entry["$ref"])
             data = base.data if not pointer else None
             if not isinstance(data, dict) or data.get("type") != "object":
                 return False
-            if {"additionalProperties", "patternProperties", "unevaluatedProperties"} & set(data):
+            if {"additionalProperties", "patternProperties", "unevaluatedProperties", "$ref",
+                "anyOf", "oneOf", "not"} & set(data):  # fmt: skip
                 return False
             if any(_only_ref(e) for e in data.get("allOf") or []):
                 return False  # bases of bases: not needed by any contract yet
-            if not _rules_name_declared(data):
+            declared |= set(data.get("properties") or {})
+            if not _rules_name_declared(data, set(data.get("properties") or {})):
                 return False
-        return True
+        return _rules_name_declared(node, declared)
 
 
-def _rules_name_declared(data: dict[str, Any]) -> bool:
-    """Whether the rules of a base evaluate only properties the base declares."""
-    declared = set(data.get("properties") or {})
+def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
+    """Whether the rules of ``data`` evaluate only ``declared`` properties."""
     rules = [data[k] for k in ("if", "then", "else") if k in data]
     rules += [e for e in data.get("allOf") or [] if not _only_ref(e)]
     rules += list((data.get("dependentSchemas") or {}).values())

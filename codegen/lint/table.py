@@ -134,7 +134,7 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "SUPPORTED_RULE",
         "GENERATOR",
-        "every cross-field rule compiles (codegen.generate.rules)",
+        "every cross-field rule compiles (codegen.generate.predicates)",
         g.supported_rule,
     ),
     LintRule(

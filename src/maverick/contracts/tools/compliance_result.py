@@ -10,7 +10,7 @@ from typing import Annotated, Self
 from pydantic import ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonNumber, _equal, _is_integer, _is_number, _json_view, _one_of, _true
+from .._types import JsonNumber, _equal, _is_number, _json_view
 from .tool_result import ToolResult
 from .violation import Violation
 
@@ -21,6 +21,7 @@ class ComplianceResult(ToolResult):
     """
 
     model_config = ConfigDict(
+        extra="forbid",
         frozen=True,
     )
     status: Annotated[
@@ -58,7 +59,19 @@ class ComplianceResult(ToolResult):
     def _check_compliance_result(self) -> Self:
         """Enforce what the field types of ComplianceResult cannot, as schemas/tools/compliance_result.json does."""
         x = _json_view(self)
-        if not _b0(x):
+        if _v0(x) and not _v2(x):
+            raise PydanticCustomError(
+                "schema_rule",
+                "When status is COMPLIANT, violations must be empty.",
+                {"rule": "tools/compliance_result.json#/allOf/1"},
+            )
+        if _v4(x) and not _v6(x):
+            raise PydanticCustomError(
+                "schema_rule",
+                "When status is VIOLATIONS_FOUND, violations must list at least one violation.",
+                {"rule": "tools/compliance_result.json#/allOf/2"},
+            )
+        if not _v8(x):
             raise PydanticCustomError(
                 "schema",
                 "the value does not satisfy schemas/tools/compliance_result.json#",
@@ -89,380 +102,25 @@ class RiskLevel(StrEnum):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-_C0 = ["COMPLIANT", "VIOLATIONS_FOUND"]
+_C0 = "COMPLIANT"
 
 
-def _v3(x):  # tools/compliance_result.json#/$defs/ComplianceStatus
-    if not (type(x) is str):
-        return False
-    if not (_one_of(x, _C0)):
+def _v1(x):  # tools/compliance_result.json#/allOf/1/if/properties/status
+    if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v2(x):  # tools/compliance_result.json#/properties/status/anyOf/0
-    if not (_v3(x)):
-        return False
-    return True
-
-
-def _v4(x):  # tools/compliance_result.json#/properties/status/anyOf/1
-    if not (x is None):
-        return False
-    return True
-
-
-def _v1(x):  # tools/compliance_result.json#/properties/status
-    if not (_v2(x) or _v4(x)):
-        return False
-    return True
-
-
-def _v8(x):  # tools/violation.json#/properties/rule
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v9(x):  # tools/violation.json#/properties/rule_name
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v10(x):  # tools/violation.json#/properties/type
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v11(x):  # tools/violation.json#/properties/pattern
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v12(x):  # tools/violation.json#/properties/file
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v13(x):  # tools/violation.json#/properties/line
-    if not (_is_integer(x)):
-        return False
-    return True
-
-
-def _v14(x):  # tools/violation.json#/properties/text
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v15(x):  # tools/violation.json#/additionalProperties
-    return False
-
-
-_C1 = ["file", "line", "pattern", "rule", "rule_name", "text", "type"]
-
-
-def _v7(x):  # tools/violation.json#
-    if not (type(x) is dict):
-        return False
+def _v0(x):  # tools/compliance_result.json#/allOf/1/if
     if type(x) is dict:
-        if "rule" not in x:
+        if "status" not in x:
             return False
-        if "rule_name" not in x:
-            return False
-        if "type" not in x:
-            return False
-        if "pattern" not in x:
-            return False
-        if "file" not in x:
-            return False
-        if "line" not in x:
-            return False
-        if "text" not in x:
-            return False
-        if "rule" in x and not _v8(x["rule"]):
-            return False
-        if "rule_name" in x and not _v9(x["rule_name"]):
-            return False
-        if "type" in x and not _v10(x["type"]):
-            return False
-        if "pattern" in x and not _v11(x["pattern"]):
-            return False
-        if "file" in x and not _v12(x["file"]):
-            return False
-        if "line" in x and not _v13(x["line"]):
-            return False
-        if "text" in x and not _v14(x["text"]):
-            return False
-        for key, value in x.items():
-            if not (key in _C1):
-                if not _v15(value):
-                    return False
-    return True
-
-
-def _v6(x):  # tools/compliance_result.json#/properties/violations/items
-    if not (_v7(x)):
-        return False
-    return True
-
-
-def _v5(x):  # tools/compliance_result.json#/properties/violations
-    if not (type(x) is list):
-        return False
-    if type(x) is list:
-        for item in x[0:]:
-            if not _v6(item):
-                return False
-    return True
-
-
-def _v17(x):  # tools/compliance_result.json#/properties/warnings/items
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v16(x):  # tools/compliance_result.json#/properties/warnings
-    if not (type(x) is list):
-        return False
-    if type(x) is list:
-        for item in x[0:]:
-            if not _v17(item):
-                return False
-    return True
-
-
-def _v19(x):  # tools/compliance_result.json#/properties/passed/items
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v18(x):  # tools/compliance_result.json#/properties/passed
-    if not (type(x) is list):
-        return False
-    if type(x) is list:
-        for item in x[0:]:
-            if not _v19(item):
-                return False
-    return True
-
-
-def _v20(x):  # tools/compliance_result.json#/properties/compliance_score
-    if not (_is_number(x) or x is None):
-        return False
-    if _is_number(x):
-        if x < 0:
-            return False
-        if x > 100:
+        if "status" in x and not _v1(x["status"]):
             return False
     return True
 
 
-_C2 = ["LOW", "MEDIUM", "HIGH", "CRITICAL"]
-
-
-def _v23(x):  # tools/compliance_result.json#/$defs/RiskLevel
-    if not (type(x) is str):
-        return False
-    if not (_one_of(x, _C2)):
-        return False
-    return True
-
-
-def _v22(x):  # tools/compliance_result.json#/properties/risk_level/anyOf/0
-    if not (_v23(x)):
-        return False
-    return True
-
-
-def _v24(x):  # tools/compliance_result.json#/properties/risk_level/anyOf/1
-    if not (x is None):
-        return False
-    return True
-
-
-def _v21(x):  # tools/compliance_result.json#/properties/risk_level
-    if not (_v22(x) or _v24(x)):
-        return False
-    return True
-
-
-def _v25(x):  # tools/compliance_result.json#/properties/path
-    if not (type(x) is str or x is None):
-        return False
-    return True
-
-
-def _v27(x):  # tools/compliance_result.json#/properties/rules_checked/items
-    if not (type(x) is str):
-        return False
-    return True
-
-
-def _v26(x):  # tools/compliance_result.json#/properties/rules_checked
-    if not (type(x) is list):
-        return False
-    if type(x) is list:
-        for item in x[0:]:
-            if not _v27(item):
-                return False
-    return True
-
-
-_C3 = [
-    "compliance_score",
-    "passed",
-    "path",
-    "risk_level",
-    "rules_checked",
-    "status",
-    "violations",
-    "warnings",
-]
-
-
-def _v30(x):  # tools/tool_result.json#/properties/success
-    if not (type(x) is bool):
-        return False
-    return True
-
-
-_C4 = []
-
-
-def _v31(x):  # tools/tool_result.json#/properties/data
-    if not (type(x) is dict or x is None):
-        return False
-    if type(x) is dict:
-        for key, value in x.items():
-            if not (key in _C4):
-                if not _true(value):
-                    return False
-    return True
-
-
-def _v33(x):  # tools/tool_result.json#/properties/error
-    if not (type(x) is str or x is None):
-        return False
-    return True
-
-
-def _v34(x):  # tools/tool_result.json#/properties/metadata
-    if not (type(x) is dict):
-        return False
-    if type(x) is dict:
-        for key, value in x.items():
-            if not (key in _C4):
-                if not _true(value):
-                    return False
-    return True
-
-
-_C5 = ["data", "error", "metadata", "success"]
-
-
-def _v38(x):  # tools/tool_result.json#/allOf/0/then/properties/error
-    if not (type(x) is str):
-        return False
-    if type(x) is str:
-        if len(x) < 1:
-            return False
-    return True
-
-
-_C6 = ["error"]
-
-
-def _a37(x):  # tools/tool_result.json#/allOf/0/then
-    props, items = set(), set()
-    if type(x) is dict:
-        if "error" not in x:
-            return None
-        if "error" in x and not _v38(x["error"]):
-            return None
-        props.update(k for k in _C6 if k in x)
-    return props, items
-
-
-_C7 = False
-
-
-def _v40(x):  # tools/tool_result.json#/allOf/0/if/properties/success
-    if not (_equal(x, _C7)):
-        return False
-    return True
-
-
-_C8 = ["success"]
-
-
-def _a39(x):  # tools/tool_result.json#/allOf/0/if
-    props, items = set(), set()
-    if type(x) is dict:
-        if "success" not in x:
-            return None
-        if "success" in x and not _v40(x["success"]):
-            return None
-        props.update(k for k in _C8 if k in x)
-    return props, items
-
-
-def _a36(x):  # tools/tool_result.json#/allOf/0
-    props, items = set(), set()
-    result = _a39(x)
-    if result is not None:
-        props |= result[0]
-        items |= result[1]
-        result = _a37(x)
-        if result is None:
-            return None
-        props |= result[0]
-        items |= result[1]
-    return props, items
-
-
-def _a29(x):  # tools/tool_result.json#
-    props, items = set(), set()
-    if not (type(x) is dict):
-        return None
-    if type(x) is dict:
-        if "success" not in x:
-            return None
-        if "success" in x and not _v30(x["success"]):
-            return None
-        if "data" in x and not _v31(x["data"]):
-            return None
-        if "error" in x and not _v33(x["error"]):
-            return None
-        if "metadata" in x and not _v34(x["metadata"]):
-            return None
-        props.update(k for k in _C5 if k in x)
-    result = _a36(x)
-    if result is None:
-        return None
-    props |= result[0]
-    items |= result[1]
-    return props, items
-
-
-def _a28(x):  # tools/compliance_result.json#/allOf/0
-    props, items = set(), set()
-    result = _a29(x)
-    if result is None:
-        return None
-    props |= result[0]
-    items |= result[1]
-    return props, items
-
-
-def _v43(x):  # tools/compliance_result.json#/allOf/1/then/properties/violations
+def _v3(x):  # tools/compliance_result.json#/allOf/1/then/properties/violations
     if not (type(x) is list):
         return False
     if type(x) is list:
@@ -471,56 +129,32 @@ def _v43(x):  # tools/compliance_result.json#/allOf/1/then/properties/violations
     return True
 
 
-_C9 = ["violations"]
-
-
-def _a42(x):  # tools/compliance_result.json#/allOf/1/then
-    props, items = set(), set()
+def _v2(x):  # tools/compliance_result.json#/allOf/1/then
     if type(x) is dict:
-        if "violations" in x and not _v43(x["violations"]):
-            return None
-        props.update(k for k in _C9 if k in x)
-    return props, items
+        if "violations" in x and not _v3(x["violations"]):
+            return False
+    return True
 
 
-_C10 = "COMPLIANT"
+_C1 = "VIOLATIONS_FOUND"
 
 
-def _v45(x):  # tools/compliance_result.json#/allOf/1/if/properties/status
-    if not (_equal(x, _C10)):
+def _v5(x):  # tools/compliance_result.json#/allOf/2/if/properties/status
+    if not (_equal(x, _C1)):
         return False
     return True
 
 
-_C11 = ["status"]
-
-
-def _a44(x):  # tools/compliance_result.json#/allOf/1/if
-    props, items = set(), set()
+def _v4(x):  # tools/compliance_result.json#/allOf/2/if
     if type(x) is dict:
         if "status" not in x:
-            return None
-        if "status" in x and not _v45(x["status"]):
-            return None
-        props.update(k for k in _C11 if k in x)
-    return props, items
+            return False
+        if "status" in x and not _v5(x["status"]):
+            return False
+    return True
 
 
-def _a41(x):  # tools/compliance_result.json#/allOf/1
-    props, items = set(), set()
-    result = _a44(x)
-    if result is not None:
-        props |= result[0]
-        items |= result[1]
-        result = _a42(x)
-        if result is None:
-            return None
-        props |= result[0]
-        items |= result[1]
-    return props, items
-
-
-def _v48(x):  # tools/compliance_result.json#/allOf/2/then/properties/violations
+def _v7(x):  # tools/compliance_result.json#/allOf/2/then/properties/violations
     if not (type(x) is list):
         return False
     if type(x) is list:
@@ -529,99 +163,26 @@ def _v48(x):  # tools/compliance_result.json#/allOf/2/then/properties/violations
     return True
 
 
-def _a47(x):  # tools/compliance_result.json#/allOf/2/then
-    props, items = set(), set()
+def _v6(x):  # tools/compliance_result.json#/allOf/2/then
     if type(x) is dict:
         if "violations" not in x:
-            return None
-        if "violations" in x and not _v48(x["violations"]):
-            return None
-        props.update(k for k in _C9 if k in x)
-    return props, items
-
-
-_C12 = "VIOLATIONS_FOUND"
-
-
-def _v50(x):  # tools/compliance_result.json#/allOf/2/if/properties/status
-    if not (_equal(x, _C12)):
-        return False
+            return False
+        if "violations" in x and not _v7(x["violations"]):
+            return False
     return True
 
 
-def _a49(x):  # tools/compliance_result.json#/allOf/2/if
-    props, items = set(), set()
+def _v18(x):  # tools/compliance_result.json#/properties/compliance_score
+    if _is_number(x):
+        if x < 0:
+            return False
+        if x > 100:
+            return False
+    return True
+
+
+def _v8(x):  # tools/compliance_result.json#
     if type(x) is dict:
-        if "status" not in x:
-            return None
-        if "status" in x and not _v50(x["status"]):
-            return None
-        props.update(k for k in _C11 if k in x)
-    return props, items
-
-
-def _a46(x):  # tools/compliance_result.json#/allOf/2
-    props, items = set(), set()
-    result = _a49(x)
-    if result is not None:
-        props |= result[0]
-        items |= result[1]
-        result = _a47(x)
-        if result is None:
-            return None
-        props |= result[0]
-        items |= result[1]
-    return props, items
-
-
-def _v51(x):  # tools/compliance_result.json#/unevaluatedProperties
-    return False
-
-
-def _a0(x):  # tools/compliance_result.json#
-    props, items = set(), set()
-    if not (type(x) is dict):
-        return None
-    if type(x) is dict:
-        if "status" in x and not _v1(x["status"]):
-            return None
-        if "violations" in x and not _v5(x["violations"]):
-            return None
-        if "warnings" in x and not _v16(x["warnings"]):
-            return None
-        if "passed" in x and not _v18(x["passed"]):
-            return None
-        if "compliance_score" in x and not _v20(x["compliance_score"]):
-            return None
-        if "risk_level" in x and not _v21(x["risk_level"]):
-            return None
-        if "path" in x and not _v25(x["path"]):
-            return None
-        if "rules_checked" in x and not _v26(x["rules_checked"]):
-            return None
-        props.update(k for k in _C3 if k in x)
-    result = _a28(x)
-    if result is None:
-        return None
-    props |= result[0]
-    items |= result[1]
-    result = _a41(x)
-    if result is None:
-        return None
-    props |= result[0]
-    items |= result[1]
-    result = _a46(x)
-    if result is None:
-        return None
-    props |= result[0]
-    items |= result[1]
-    if type(x) is dict:
-        for key, value in x.items():
-            if key not in props and not _v51(value):
-                return None
-        props.update(x)
-    return props, items
-
-
-def _b0(x):
-    return _a0(x) is not None
+        if "compliance_score" in x and not _v18(x["compliance_score"]):
+            return False
+    return True

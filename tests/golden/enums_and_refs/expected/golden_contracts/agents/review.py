@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _json_view
 from .severity import Severity
 from .usage import Usage
 
@@ -25,6 +26,46 @@ class Review(BaseModel):
     severity: Annotated[Severity, Field(description="Worst severity.")]
     usage: Annotated[Usage | None, Field(description="Usage, if known.")] = None
     line: Annotated[StrictStr | JsonInt, Field(description="Line or range.")]
-    labels: Annotated[dict[str, StrictStr], Field(description="Labels.")] = {}
+    labels: Annotated[dict[str, Any], Field(description="Labels.")] = {}
     extra: Annotated[dict[str, Any], Field(description="Free-form.")] = {}
     output: Annotated[StrictStr, Field(deprecated=True, description="Deprecated: raw text.")] = ""
+
+    @model_validator(mode="after")
+    def _check_review(self) -> Self:
+        """Enforce what the field types of Review cannot, as schemas/agents/review.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/agents/review.json#",
+                {"rule": "agents/review.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v7(x):  # agents/review.json#/properties/labels/additionalProperties
+    if not (type(x) is str):
+        return False
+    return True
+
+
+_C0 = []
+
+
+def _v6(x):  # agents/review.json#/properties/labels
+    if type(x) is dict:
+        for key, value in x.items():
+            if not (key in _C0):
+                if not _v7(value):
+                    return False
+    return True
+
+
+def _v0(x):  # agents/review.json#
+    if type(x) is dict:
+        if "labels" in x and not _v6(x["labels"]):
+            return False
+    return True

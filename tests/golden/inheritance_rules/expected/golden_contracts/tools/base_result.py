@@ -9,37 +9,67 @@ from typing import Annotated, Self
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
+from .._types import _equal, _json_view
+
 
 class BaseResult(BaseModel):
     """
     Base of every result.
     """
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(
+        extra="allow",
+        frozen=True,
+    )
     success: Annotated[StrictBool, Field(description="Whether it worked.")]
     error: Annotated[StrictStr | None, Field(description="What went wrong.")] = None
 
     @model_validator(mode="after")
-    def _check_base_result_rules(self) -> Self:
-        """Enforce the cross-field rules of schemas/tools/base_result.json as JSON Schema does."""
-        fields_set = self.model_fields_set
-        if not (
-            (
-                "error" in fields_set
-                and (
-                    "error" not in fields_set
-                    or (
-                        (isinstance(self.error, str))
-                        and (not isinstance(self.error, str) or len(self.error) >= 1)
-                    )
-                )
-            )
-            if ("success" in fields_set and ("success" not in fields_set or self.success is False))
-            else True
-        ):
+    def _check_base_result(self) -> Self:
+        """Enforce what the field types of BaseResult cannot, as schemas/tools/base_result.json does."""
+        x = _json_view(self)
+        if _v0(x) and not _v2(x):
             raise PydanticCustomError(
                 "schema_rule",
                 "When success is false, error must be a non-empty string.",
                 {"rule": "tools/base_result.json#/allOf/0"},
             )
         return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+_C0 = False
+
+
+def _v1(x):  # tools/base_result.json#/allOf/0/if/properties/success
+    if not (_equal(x, _C0)):
+        return False
+    return True
+
+
+def _v0(x):  # tools/base_result.json#/allOf/0/if
+    if type(x) is dict:
+        if "success" not in x:
+            return False
+        if "success" in x and not _v1(x["success"]):
+            return False
+    return True
+
+
+def _v3(x):  # tools/base_result.json#/allOf/0/then/properties/error
+    if not (type(x) is str):
+        return False
+    if type(x) is str:
+        if len(x) < 1:
+            return False
+    return True
+
+
+def _v2(x):  # tools/base_result.json#/allOf/0/then
+    if type(x) is dict:
+        if "error" not in x:
+            return False
+        if "error" in x and not _v3(x["error"]):
+            return False
+    return True

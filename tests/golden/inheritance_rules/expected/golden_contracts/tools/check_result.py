@@ -7,9 +7,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Self
 
-from pydantic import ConfigDict, Field, StrictFloat, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from .._types import JsonNumber, _equal, _is_number, _json_view
 from .base_result import BaseResult
 from .problem import Problem
 
@@ -27,54 +28,29 @@ class CheckResult(BaseResult):
     problems: Annotated[
         list[Problem], Field(description="Problems found.", validate_default=True)
     ] = []
-    score: Annotated[
-        StrictFloat | None, Field(description="Percentage passed.", ge=0.0, le=100.0)
-    ] = None
+    score: Annotated[JsonNumber | None, Field(description="Percentage passed.")] = None
 
     @model_validator(mode="after")
-    def _check_check_result_rules(self) -> Self:
-        """Enforce the cross-field rules of schemas/tools/check_result.json as JSON Schema does."""
-        fields_set = self.model_fields_set
-        if not (
-            (
-                "problems" not in fields_set
-                or (not isinstance(self.problems, (list, tuple)) or len(self.problems) <= 0)
-            )
-            if (
-                "status" in fields_set
-                and (
-                    "status" not in fields_set
-                    or (isinstance(self.status, str) and self.status == "PASS")
-                )
-            )
-            else True
-        ):
+    def _check_check_result(self) -> Self:
+        """Enforce what the field types of CheckResult cannot, as schemas/tools/check_result.json does."""
+        x = _json_view(self)
+        if _v0(x) and not _v2(x):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is PASS, problems must be empty.",
                 {"rule": "tools/check_result.json#/allOf/1"},
             )
-        if not (
-            (
-                "problems" in fields_set
-                and (
-                    "problems" not in fields_set
-                    or (not isinstance(self.problems, (list, tuple)) or len(self.problems) >= 1)
-                )
-            )
-            if (
-                "status" in fields_set
-                and (
-                    "status" not in fields_set
-                    or (isinstance(self.status, str) and self.status == "FAIL")
-                )
-            )
-            else True
-        ):
+        if _v4(x) and not _v6(x):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is FAIL, at least one problem must be listed.",
                 {"rule": "tools/check_result.json#/allOf/2"},
+            )
+        if not _v8(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/tools/check_result.json#",
+                {"rule": "tools/check_result.json#"},
             )
         return self
 
@@ -86,3 +62,87 @@ class CheckStatus(StrEnum):
 
     PASS = "PASS"
     FAIL = "FAIL"
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+_C0 = "PASS"
+
+
+def _v1(x):  # tools/check_result.json#/allOf/1/if/properties/status
+    if not (_equal(x, _C0)):
+        return False
+    return True
+
+
+def _v0(x):  # tools/check_result.json#/allOf/1/if
+    if type(x) is dict:
+        if "status" not in x:
+            return False
+        if "status" in x and not _v1(x["status"]):
+            return False
+    return True
+
+
+def _v3(x):  # tools/check_result.json#/allOf/1/then/properties/problems
+    if type(x) is list:
+        if len(x) > 0:
+            return False
+    return True
+
+
+def _v2(x):  # tools/check_result.json#/allOf/1/then
+    if type(x) is dict:
+        if "problems" in x and not _v3(x["problems"]):
+            return False
+    return True
+
+
+_C1 = "FAIL"
+
+
+def _v5(x):  # tools/check_result.json#/allOf/2/if/properties/status
+    if not (_equal(x, _C1)):
+        return False
+    return True
+
+
+def _v4(x):  # tools/check_result.json#/allOf/2/if
+    if type(x) is dict:
+        if "status" not in x:
+            return False
+        if "status" in x and not _v5(x["status"]):
+            return False
+    return True
+
+
+def _v7(x):  # tools/check_result.json#/allOf/2/then/properties/problems
+    if type(x) is list:
+        if len(x) < 1:
+            return False
+    return True
+
+
+def _v6(x):  # tools/check_result.json#/allOf/2/then
+    if type(x) is dict:
+        if "problems" not in x:
+            return False
+        if "problems" in x and not _v7(x["problems"]):
+            return False
+    return True
+
+
+def _v14(x):  # tools/check_result.json#/properties/score
+    if _is_number(x):
+        if x < 0:
+            return False
+        if x > 100:
+            return False
+    return True
+
+
+def _v8(x):  # tools/check_result.json#
+    if type(x) is dict:
+        if "score" in x and not _v14(x["score"]):
+            return False
+    return True

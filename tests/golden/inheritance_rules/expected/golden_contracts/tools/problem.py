@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt
+from .._types import JsonInt, _is_number, _json_view
 
 
 class Problem(BaseModel):
@@ -21,4 +22,33 @@ class Problem(BaseModel):
         frozen=True,
     )
     file: Annotated[StrictStr, Field(description="File path.")]
-    line: Annotated[JsonInt, Field(description="1-based line.", ge=1)]
+    line: Annotated[JsonInt, Field(description="1-based line.")]
+
+    @model_validator(mode="after")
+    def _check_problem(self) -> Self:
+        """Enforce what the field types of Problem cannot, as schemas/tools/problem.json does."""
+        x = _json_view(self)
+        if not _v0(x):
+            raise PydanticCustomError(
+                "schema",
+                "the value does not satisfy schemas/tools/problem.json#",
+                {"rule": "tools/problem.json#"},
+            )
+        return self
+
+
+# The predicates the validators call: JSON Schema, compiled.
+
+
+def _v2(x):  # tools/problem.json#/properties/line
+    if _is_number(x):
+        if x < 1:
+            return False
+    return True
+
+
+def _v0(x):  # tools/problem.json#
+    if type(x) is dict:
+        if "line" in x and not _v2(x["line"]):
+            return False
+    return True
