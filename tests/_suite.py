@@ -204,7 +204,8 @@ def _importable(folder: Path, package: str) -> Iterator[None]:
 # A refusal names the file, line and column, then the message, the JSON pointer (unless the
 # problem is the whole document) and the rule id.
 REFUSAL = re.compile(
-    r"(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+?) \((?P<rule>[A-Z][A-Z0-9_]*)\)\n?"
+    r"(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+?) "
+    r"\((?P<rule>[A-Z][A-Z0-9_]*)\)\n?"
 )
 
 
@@ -240,7 +241,7 @@ def run_maverick(group: Group, workdir: Path) -> Result:
     try:
         with contextlib.redirect_stderr(stderr):
             code = main(["--config", str(project / "pyproject.toml"), "generate"], io.StringIO())
-    except BaseException as exc:  # noqa: BLE001 - a traceback is never an answer
+    except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
         return Result(group, "crashed", "".join(traceback.format_exception_only(exc)).strip())

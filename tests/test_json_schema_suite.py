@@ -10,7 +10,6 @@ plain datamodel-code-generator's.
 
 from __future__ import annotations
 
-import json
 import pytest
 
 from tests import _suite

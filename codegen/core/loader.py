@@ -128,6 +128,11 @@ SCHEMA_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
 SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
+MAX_DEPTH = 100
+"""How deeply a schema document may nest (objects and arrays): far beyond any contract, and
+well within what recursive code (this generator's, datamodel-code-generator's) can walk."""
+
+
 def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object of a document with its pointer, parents before children.
 
@@ -185,13 +190,41 @@ def parse_schema(path: Path, raw: bytes) -> tuple[str, Any]:
         raise SchemaError("file is not valid UTF-8", Location(path, line, column), "JSON") from exc
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except RecursionError:
+        raise SchemaError(
+            f"the document is nested too deeply (a schema may nest {MAX_DEPTH} levels)",
+            Location(path),
+            "JSON",
+        ) from None
     except json.JSONDecodeError as exc:
         raise SchemaError(
             f"malformed JSON: {exc.msg}", Location(path, exc.lineno, exc.colno), "JSON"
         ) from exc
     except ValueError as exc:
         raise SchemaError(f"malformed JSON: {exc}", Location(path), "JSON") from exc
+    pointer = _too_deep(data)
+    if pointer is not None:
+        line, column = JsonPositions(text).line_col(pointer)
+        raise SchemaError(
+            f"the document is nested too deeply (a schema may nest {MAX_DEPTH} levels)",
+            Location(path, line, column, pointer),
+            "JSON",
+        )
     return text, data
+
+
+def _too_deep(document: Any) -> str | None:
+    """The pointer of the first value nested deeper than :data:`MAX_DEPTH`, or None."""
+    pending: list[tuple[Any, str, int]] = [(document, "", 0)]
+    while pending:
+        value, pointer, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return pointer
+        if isinstance(value, dict):
+            pending += [(v, f"{pointer}/{escape_pointer(k)}", depth + 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(value)]
+    return None
 
 
 def _check_identity(schema: SchemaFile) -> None:

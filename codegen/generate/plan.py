@@ -8,6 +8,7 @@ folder), each ``{path relative to the target's folder: text}``.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, load_tree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
 from codegen.generate.bundle import structured_output_schema
-from codegen.generate.contract import Contract, declared_properties
+from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
@@ -267,15 +268,21 @@ def _postprocess(
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
     }
     for key, generated in sorted(modules.items()):
+        # Contracts that reference each other share one module (the generator's _internal.py,
+        # which their own modules re-export): the validators go where the classes are.
+        defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
+        owners = [c for c in contracts if c.name in defined]
         contract = by_module.get(key)
-        if contract is None:
+        if contract is None and not owners:
             raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
-        closure = tree.closure(contract.schema)
-        header = _header(f"schemas/{contract.schema.rel}", _digest(closure))
+        named = owners if owners or contract is None else [contract]
+        closure = {f.rel: f for c in named for f in tree.closure(c.schema)}
+        source = ", ".join(f"schemas/{c.schema.rel}" for c in named)
+        header = _header(source, _digest(closure[rel] for rel in sorted(closure)))
         code = generated.replace(HEADER_PLACEHOLDER, header, 1)
-        depth = len(contract.schema.module_parts)
-        checks = module_checks(tree, skeleton, contract.schema)
-        code = insert_checks(code, checks, depth, contract.schema.loc())
+        depth = len(key)  # the module's package depth below the output folder
+        checks = module_checks(tree, skeleton, [c.schema for c in owners])
+        code = insert_checks(code, checks, depth, named[0].schema.loc())
         code = use_json_numbers(code, depth)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)

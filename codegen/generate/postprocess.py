@@ -56,6 +56,8 @@ def insert_checks(code: str, checks: ModuleChecks, depth: int, where: Location) 
         lines += checks.functions.split("\n")
     helpers = sorted({*checks.helpers, "_json_view"} if checks.classes else set(checks.helpers))
     imports = list(_CHECK_IMPORTS) if checks.classes else []
+    if checks.functions:
+        imports.append("from typing import Any")
     if helpers:
         imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(helpers)}")
     _add_imports(lines, imports)

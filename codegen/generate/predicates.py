@@ -111,13 +111,14 @@ class _Compiler:
         self.booleans: dict[str, str] = {}
 
     def constant(self, value: Any) -> str:
-        return self.define(repr(value), "_C")
+        typed = ": Any" if value in ([], {}) else ""  # an empty container says no item type
+        return self.define(repr(value), "_C", typed)
 
-    def define(self, expression: str, prefix: str) -> str:
+    def define(self, expression: str, prefix: str, annotation: str = "") -> str:
         if expression not in self.constants:
             name = f"{prefix}{len(self.constants)}"
             self.constants[expression] = name
-            self.out.lines.append(f"{name} = {expression}")
+            self.out.lines.append(f"{name}{annotation} = {expression}")
         return self.constants[expression]
 
     def pattern(self, schema: SchemaFile, pointer: str, source: Any) -> str:
@@ -161,14 +162,18 @@ class _Compiler:
         name = f"_{'a' if annotate else 'v'}{len(self.names)}"
         self.names[key] = name
         self.pending[name] = False
-        body = _Body(self, schema, pointer, annotate, residual, kept).compile(node)
+        body = _Body(
+            self, schema, pointer, annotate=annotate, residual=residual, kept=kept
+        ).compile(node)
         referenced = self.pending.pop(name)
         if body is None and not referenced:
             self.names[key] = None
             return None
         where = ascii(f"{rel}#{pointer}")[1:-1]
         lines = body if body is not None else ["return True"]
-        self.out.lines += ["", "", f"def {name}(x):  # {where}", *("    " + ln for ln in lines)]
+        returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
+        header = f"def {name}(x: Any) -> {returns}:  # {where}"
+        self.out.lines += ["", "", header, *("    " + ln for ln in lines)]
         return name
 
     def boolean(
@@ -180,7 +185,7 @@ class _Compiler:
             return name
         if name not in self.booleans:
             self.booleans[name] = f"_b{name[2:]}"
-            self.out.lines += ["", "", f"def {self.booleans[name]}(x):",
+            self.out.lines += ["", "", f"def {self.booleans[name]}(x: Any) -> bool:",
                                f"    return {name}(x) is not None"]  # fmt: skip
         return self.booleans[name]
 
@@ -193,6 +198,7 @@ class _Body:
         compiler: _Compiler,
         schema: SchemaFile,
         pointer: str,
+        *,
         annotate: bool,
         residual: bool,
         kept: frozenset[str],
@@ -232,7 +238,7 @@ class _Body:
         self.refuse_unknown(node)
         node = {k: v for k, v in node.items() if k not in self.kept}
         if self.annotate:
-            self.lines.append("props, items = set(), set()")
+            self.lines += ["props: set[str] = set()", "items: set[int] = set()"]
         self.any_type(node)
         self.numbers(node)
         self.strings(node)
@@ -494,8 +500,9 @@ class _Body:
             if other:
                 self.lines += ["else:", f"    if not {other}(x):", f"        {self.fail}"]
             return
-        condition = self.in_place("if")
-        self.lines += [f"result = {condition}(x)", "if result is not None:",
+        annotations = self.in_place("if")
+        assert annotations is not None  # a function that returns annotations is never dropped
+        self.lines += [f"result = {annotations}(x)", "if result is not None:",
                        "    props |= result[0]", "    items |= result[1]"]  # fmt: skip
         if then:
             self.apply(then, indent="    ")

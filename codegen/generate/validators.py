@@ -54,20 +54,21 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def module_checks(tree: SchemaTree, skeleton: Skeleton, schema: SchemaFile) -> ModuleChecks:
-    """The validators of every class of ``schema``'s module."""
+def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
+    """The validators of every class that ``schemas`` define in one module."""
     compiler = _Compiler(tree, skeleton)
-    rel = schema.rel.as_posix()
     classes = []
-    nodes = [("", schema.data)]
-    for name, entry in (schema.data.get("$defs") or {}).items():
-        if (rel, f"/$defs/{escape_pointer(name)}") in skeleton.classes:
-            nodes.append((f"/$defs/{escape_pointer(name)}", entry))
-    for pointer, node in nodes:
-        guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
-        if guards:
-            title = str(node.get("title") or schema.title)
-            classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
+    for schema in schemas:
+        rel = schema.rel.as_posix()
+        nodes = [("", schema.data)]
+        for name, entry in (schema.data.get("$defs") or {}).items():
+            if (rel, f"/$defs/{escape_pointer(name)}") in skeleton.classes:
+                nodes.append((f"/$defs/{escape_pointer(name)}", entry))
+        for pointer, node in nodes:
+            guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
+            if guards:
+                title = str(node.get("title") or schema.title)
+                classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
     functions = compiler.out.source if compiler.out.lines else ""
     text = functions + "\n".join(line for c in classes for line in c.lines)
     used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -49,21 +49,21 @@ class FileChange(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v3(x):  # agents/file_change.json#/properties/lines_added
+def _v3(x: Any) -> bool:  # agents/file_change.json#/properties/lines_added
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v4(x):  # agents/file_change.json#/properties/lines_removed
+def _v4(x: Any) -> bool:  # agents/file_change.json#/properties/lines_removed
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/file_change.json#
+def _v0(x: Any) -> bool:  # agents/file_change.json#
     if type(x) is dict:
         if "lines_added" in x and not _v3(x["lines_added"]):
             return False

@@ -74,14 +74,14 @@ class FixResult(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v2(x):  # agents/fix_result.json#/properties/issue_number
+def _v2(x: Any) -> bool:  # agents/fix_result.json#/properties/issue_number
     if _is_number(x):
         if x < 1:
             return False
     return True
 
 
-def _v0(x):  # agents/fix_result.json#
+def _v0(x: Any) -> bool:  # agents/fix_result.json#
     if type(x) is dict:
         if "issue_number" in x and not _v2(x["issue_number"]):
             return False

@@ -69,28 +69,28 @@ class ImplementationResult(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v2(x):  # agents/implementation_result.json#/properties/tasks_completed
+def _v2(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_completed
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v3(x):  # agents/implementation_result.json#/properties/tasks_failed
+def _v3(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_failed
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v4(x):  # agents/implementation_result.json#/properties/tasks_skipped
+def _v4(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_skipped
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/implementation_result.json#
+def _v0(x: Any) -> bool:  # agents/implementation_result.json#
     if type(x) is dict:
         if "tasks_completed" in x and not _v2(x["tasks_completed"]):
             return False

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -71,14 +71,14 @@ class ReviewFinding(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v3(x):  # agents/review_finding.json#/properties/line
+def _v3(x: Any) -> bool:  # agents/review_finding.json#/properties/line
     if _is_number(x):
         if x < 1:
             return False
     return True
 
 
-def _v0(x):  # agents/review_finding.json#
+def _v0(x: Any) -> bool:  # agents/review_finding.json#
     if type(x) is dict:
         if "line" in x and not _v3(x["line"]):
             return False

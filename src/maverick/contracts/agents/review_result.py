@@ -81,14 +81,14 @@ class ReviewResult(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v4(x):  # agents/review_result.json#/properties/files_reviewed
+def _v4(x: Any) -> bool:  # agents/review_result.json#/properties/files_reviewed
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/review_result.json#
+def _v0(x: Any) -> bool:  # agents/review_result.json#
     if type(x) is dict:
         if "files_reviewed" in x and not _v4(x["files_reviewed"]):
             return False

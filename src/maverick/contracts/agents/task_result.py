@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -63,14 +63,14 @@ class TaskResult(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v9(x):  # agents/task_result.json#/properties/duration_ms
+def _v9(x: Any) -> bool:  # agents/task_result.json#/properties/duration_ms
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/task_result.json#
+def _v0(x: Any) -> bool:  # agents/task_result.json#
     if type(x) is dict:
         if "duration_ms" in x and not _v9(x["duration_ms"]):
             return False

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -53,35 +53,35 @@ class UsageStats(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v1(x):  # agents/usage_stats.json#/properties/input_tokens
+def _v1(x: Any) -> bool:  # agents/usage_stats.json#/properties/input_tokens
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v2(x):  # agents/usage_stats.json#/properties/output_tokens
+def _v2(x: Any) -> bool:  # agents/usage_stats.json#/properties/output_tokens
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v3(x):  # agents/usage_stats.json#/properties/total_cost
+def _v3(x: Any) -> bool:  # agents/usage_stats.json#/properties/total_cost
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v4(x):  # agents/usage_stats.json#/properties/duration_ms
+def _v4(x: Any) -> bool:  # agents/usage_stats.json#/properties/duration_ms
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/usage_stats.json#
+def _v0(x: Any) -> bool:  # agents/usage_stats.json#
     if type(x) is dict:
         if "input_tokens" in x and not _v1(x["input_tokens"]):
             return False

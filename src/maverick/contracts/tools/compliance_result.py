@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -105,13 +105,13 @@ class RiskLevel(StrEnum):
 _C0 = "COMPLIANT"
 
 
-def _v1(x):  # tools/compliance_result.json#/allOf/1/if/properties/status
+def _v1(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if/properties/status
     if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v0(x):  # tools/compliance_result.json#/allOf/1/if
+def _v0(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if
     if type(x) is dict:
         if "status" not in x:
             return False
@@ -120,7 +120,7 @@ def _v0(x):  # tools/compliance_result.json#/allOf/1/if
     return True
 
 
-def _v3(x):  # tools/compliance_result.json#/allOf/1/then/properties/violations
+def _v3(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then/properties/violations
     if not (type(x) is list):
         return False
     if type(x) is list:
@@ -129,7 +129,7 @@ def _v3(x):  # tools/compliance_result.json#/allOf/1/then/properties/violations
     return True
 
 
-def _v2(x):  # tools/compliance_result.json#/allOf/1/then
+def _v2(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then
     if type(x) is dict:
         if "violations" in x and not _v3(x["violations"]):
             return False
@@ -139,13 +139,13 @@ def _v2(x):  # tools/compliance_result.json#/allOf/1/then
 _C1 = "VIOLATIONS_FOUND"
 
 
-def _v5(x):  # tools/compliance_result.json#/allOf/2/if/properties/status
+def _v5(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if/properties/status
     if not (_equal(x, _C1)):
         return False
     return True
 
 
-def _v4(x):  # tools/compliance_result.json#/allOf/2/if
+def _v4(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if
     if type(x) is dict:
         if "status" not in x:
             return False
@@ -154,7 +154,7 @@ def _v4(x):  # tools/compliance_result.json#/allOf/2/if
     return True
 
 
-def _v7(x):  # tools/compliance_result.json#/allOf/2/then/properties/violations
+def _v7(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then/properties/violations
     if not (type(x) is list):
         return False
     if type(x) is list:
@@ -163,7 +163,7 @@ def _v7(x):  # tools/compliance_result.json#/allOf/2/then/properties/violations
     return True
 
 
-def _v6(x):  # tools/compliance_result.json#/allOf/2/then
+def _v6(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then
     if type(x) is dict:
         if "violations" not in x:
             return False
@@ -172,7 +172,7 @@ def _v6(x):  # tools/compliance_result.json#/allOf/2/then
     return True
 
 
-def _v18(x):  # tools/compliance_result.json#/properties/compliance_score
+def _v18(x: Any) -> bool:  # tools/compliance_result.json#/properties/compliance_score
     if _is_number(x):
         if x < 0:
             return False
@@ -181,7 +181,7 @@ def _v18(x):  # tools/compliance_result.json#/properties/compliance_score
     return True
 
 
-def _v8(x):  # tools/compliance_result.json#
+def _v8(x: Any) -> bool:  # tools/compliance_result.json#
     if type(x) is dict:
         if "compliance_score" in x and not _v18(x["compliance_score"]):
             return False

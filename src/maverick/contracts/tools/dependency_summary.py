@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -49,28 +49,28 @@ class DependencySummary(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v1(x):  # tools/dependency_summary.json#/properties/python_packages
+def _v1(x: Any) -> bool:  # tools/dependency_summary.json#/properties/python_packages
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v2(x):  # tools/dependency_summary.json#/properties/node_packages
+def _v2(x: Any) -> bool:  # tools/dependency_summary.json#/properties/node_packages
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v3(x):  # tools/dependency_summary.json#/properties/terraform_providers
+def _v3(x: Any) -> bool:  # tools/dependency_summary.json#/properties/terraform_providers
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # tools/dependency_summary.json#
+def _v0(x: Any) -> bool:  # tools/dependency_summary.json#
     if type(x) is dict:
         if "python_packages" in x and not _v1(x["python_packages"]):
             return False

@@ -54,14 +54,14 @@ class FileResult(ToolResult):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v3(x):  # tools/file_result.json#/properties/size
+def _v3(x: Any) -> bool:  # tools/file_result.json#/properties/size
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v4(x):  # tools/file_result.json#/properties/lines
+def _v4(x: Any) -> bool:  # tools/file_result.json#/properties/lines
     if _is_number(x):
         if x < 0:
             return False
@@ -71,13 +71,13 @@ def _v4(x):  # tools/file_result.json#/properties/lines
 _C0 = "utf-8"
 
 
-def _v5(x):  # tools/file_result.json#/properties/encoding
+def _v5(x: Any) -> bool:  # tools/file_result.json#/properties/encoding
     if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v0(x):  # tools/file_result.json#
+def _v0(x: Any) -> bool:  # tools/file_result.json#
     if type(x) is dict:
         if "size" in x and not _v3(x["size"]):
             return False

@@ -50,16 +50,18 @@ class NodeDependencies(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v2(x):  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
+def _v2(
+    x: Any,
+) -> bool:  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
     if not (type(x) is str):
         return False
     return True
 
 
-_C0 = []
+_C0: Any = []
 
 
-def _v1(x):  # tools/node_dependencies.json#/properties/dependencies
+def _v1(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dependencies
     if type(x) is dict:
         for key, value in x.items():
             if not (key in _C0):
@@ -68,13 +70,15 @@ def _v1(x):  # tools/node_dependencies.json#/properties/dependencies
     return True
 
 
-def _v4(x):  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
+def _v4(
+    x: Any,
+) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
     if not (type(x) is str):
         return False
     return True
 
 
-def _v3(x):  # tools/node_dependencies.json#/properties/dev_dependencies
+def _v3(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies
     if type(x) is dict:
         for key, value in x.items():
             if not (key in _C0):
@@ -83,7 +87,7 @@ def _v3(x):  # tools/node_dependencies.json#/properties/dev_dependencies
     return True
 
 
-def _v0(x):  # tools/node_dependencies.json#
+def _v0(x: Any) -> bool:  # tools/node_dependencies.json#
     if type(x) is dict:
         if "dependencies" in x and not _v1(x["dependencies"]):
             return False

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -63,21 +63,21 @@ class SearchResult(ToolResult):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v6(x):  # tools/search_result.json#/properties/match_count
+def _v6(x: Any) -> bool:  # tools/search_result.json#/properties/match_count
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v7(x):  # tools/search_result.json#/properties/file_count
+def _v7(x: Any) -> bool:  # tools/search_result.json#/properties/file_count
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # tools/search_result.json#
+def _v0(x: Any) -> bool:  # tools/search_result.json#
     if type(x) is dict:
         if "match_count" in x and not _v6(x["match_count"]):
             return False

@@ -57,13 +57,13 @@ class ToolResult(BaseModel):
 _C0 = False
 
 
-def _v1(x):  # tools/tool_result.json#/allOf/0/if/properties/success
+def _v1(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if/properties/success
     if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v0(x):  # tools/tool_result.json#/allOf/0/if
+def _v0(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if
     if type(x) is dict:
         if "success" not in x:
             return False
@@ -72,7 +72,7 @@ def _v0(x):  # tools/tool_result.json#/allOf/0/if
     return True
 
 
-def _v3(x):  # tools/tool_result.json#/allOf/0/then/properties/error
+def _v3(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then/properties/error
     if not (type(x) is str):
         return False
     if type(x) is str:
@@ -81,7 +81,7 @@ def _v3(x):  # tools/tool_result.json#/allOf/0/then/properties/error
     return True
 
 
-def _v2(x):  # tools/tool_result.json#/allOf/0/then
+def _v2(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then
     if type(x) is dict:
         if "error" not in x:
             return False

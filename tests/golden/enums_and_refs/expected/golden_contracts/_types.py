@@ -65,12 +65,12 @@ def _canonical(x: Any) -> Any:
 
 
 def _equal(x: Any, expected: Any) -> bool:
-    return _canonical(x) == _canonical(expected)
+    return bool(_canonical(x) == _canonical(expected))
 
 
 def _one_of(x: Any, values: list[Any]) -> bool:
     key = _canonical(x)
-    return any(key == _canonical(v) for v in values)
+    return any(bool(key == _canonical(v)) for v in values)
 
 
 def _unique(x: list[Any]) -> bool:
@@ -83,7 +83,7 @@ def _exact(n: int | float) -> Fraction:
 
 
 def _multiple_of(x: int | float, m: int | float) -> bool:
-    return _exact(x) % _exact(m) == 0
+    return bool(_exact(x) % _exact(m) == 0)
 
 
 def _exactly_one(x: Any, checks: tuple[Callable[[Any], Any], ...]) -> bool:

@@ -46,16 +46,16 @@ class Review(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v7(x):  # agents/review.json#/properties/labels/additionalProperties
+def _v7(x: Any) -> bool:  # agents/review.json#/properties/labels/additionalProperties
     if not (type(x) is str):
         return False
     return True
 
 
-_C0 = []
+_C0: Any = []
 
 
-def _v6(x):  # agents/review.json#/properties/labels
+def _v6(x: Any) -> bool:  # agents/review.json#/properties/labels
     if type(x) is dict:
         for key, value in x.items():
             if not (key in _C0):
@@ -64,7 +64,7 @@ def _v6(x):  # agents/review.json#/properties/labels
     return True
 
 
-def _v0(x):  # agents/review.json#
+def _v0(x: Any) -> bool:  # agents/review.json#
     if type(x) is dict:
         if "labels" in x and not _v6(x["labels"]):
             return False

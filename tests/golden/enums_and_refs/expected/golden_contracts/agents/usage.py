@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -40,21 +40,21 @@ class Usage(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v1(x):  # agents/usage.json#/properties/input_tokens
+def _v1(x: Any) -> bool:  # agents/usage.json#/properties/input_tokens
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v2(x):  # agents/usage.json#/properties/cost
+def _v2(x: Any) -> bool:  # agents/usage.json#/properties/cost
     if _is_number(x):
         if x < 0:
             return False
     return True
 
 
-def _v0(x):  # agents/usage.json#
+def _v0(x: Any) -> bool:  # agents/usage.json#
     if type(x) is dict:
         if "input_tokens" in x and not _v1(x["input_tokens"]):
             return False

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -42,13 +42,13 @@ class BaseResult(BaseModel):
 _C0 = False
 
 
-def _v1(x):  # tools/base_result.json#/allOf/0/if/properties/success
+def _v1(x: Any) -> bool:  # tools/base_result.json#/allOf/0/if/properties/success
     if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v0(x):  # tools/base_result.json#/allOf/0/if
+def _v0(x: Any) -> bool:  # tools/base_result.json#/allOf/0/if
     if type(x) is dict:
         if "success" not in x:
             return False
@@ -57,7 +57,7 @@ def _v0(x):  # tools/base_result.json#/allOf/0/if
     return True
 
 
-def _v3(x):  # tools/base_result.json#/allOf/0/then/properties/error
+def _v3(x: Any) -> bool:  # tools/base_result.json#/allOf/0/then/properties/error
     if not (type(x) is str):
         return False
     if type(x) is str:
@@ -66,7 +66,7 @@ def _v3(x):  # tools/base_result.json#/allOf/0/then/properties/error
     return True
 
 
-def _v2(x):  # tools/base_result.json#/allOf/0/then
+def _v2(x: Any) -> bool:  # tools/base_result.json#/allOf/0/then
     if type(x) is dict:
         if "error" not in x:
             return False

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -69,13 +69,13 @@ class CheckStatus(StrEnum):
 _C0 = "PASS"
 
 
-def _v1(x):  # tools/check_result.json#/allOf/1/if/properties/status
+def _v1(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if/properties/status
     if not (_equal(x, _C0)):
         return False
     return True
 
 
-def _v0(x):  # tools/check_result.json#/allOf/1/if
+def _v0(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if
     if type(x) is dict:
         if "status" not in x:
             return False
@@ -84,14 +84,14 @@ def _v0(x):  # tools/check_result.json#/allOf/1/if
     return True
 
 
-def _v3(x):  # tools/check_result.json#/allOf/1/then/properties/problems
+def _v3(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then/properties/problems
     if type(x) is list:
         if len(x) > 0:
             return False
     return True
 
 
-def _v2(x):  # tools/check_result.json#/allOf/1/then
+def _v2(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then
     if type(x) is dict:
         if "problems" in x and not _v3(x["problems"]):
             return False
@@ -101,13 +101,13 @@ def _v2(x):  # tools/check_result.json#/allOf/1/then
 _C1 = "FAIL"
 
 
-def _v5(x):  # tools/check_result.json#/allOf/2/if/properties/status
+def _v5(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if/properties/status
     if not (_equal(x, _C1)):
         return False
     return True
 
 
-def _v4(x):  # tools/check_result.json#/allOf/2/if
+def _v4(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if
     if type(x) is dict:
         if "status" not in x:
             return False
@@ -116,14 +116,14 @@ def _v4(x):  # tools/check_result.json#/allOf/2/if
     return True
 
 
-def _v7(x):  # tools/check_result.json#/allOf/2/then/properties/problems
+def _v7(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then/properties/problems
     if type(x) is list:
         if len(x) < 1:
             return False
     return True
 
 
-def _v6(x):  # tools/check_result.json#/allOf/2/then
+def _v6(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then
     if type(x) is dict:
         if "problems" not in x:
             return False
@@ -132,7 +132,7 @@ def _v6(x):  # tools/check_result.json#/allOf/2/then
     return True
 
 
-def _v14(x):  # tools/check_result.json#/properties/score
+def _v14(x: Any) -> bool:  # tools/check_result.json#/properties/score
     if _is_number(x):
         if x < 0:
             return False
@@ -141,7 +141,7 @@ def _v14(x):  # tools/check_result.json#/properties/score
     return True
 
 
-def _v8(x):  # tools/check_result.json#
+def _v8(x: Any) -> bool:  # tools/check_result.json#
     if type(x) is dict:
         if "score" in x and not _v14(x["score"]):
             return False

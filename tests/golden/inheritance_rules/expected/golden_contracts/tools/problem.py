@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
@@ -40,14 +40,14 @@ class Problem(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v2(x):  # tools/problem.json#/properties/line
+def _v2(x: Any) -> bool:  # tools/problem.json#/properties/line
     if _is_number(x):
         if x < 1:
             return False
     return True
 
 
-def _v0(x):  # tools/problem.json#
+def _v0(x: Any) -> bool:  # tools/problem.json#
     if type(x) is dict:
         if "line" in x and not _v2(x["line"]):
             return False

@@ -1,0 +1,318 @@
+"""The generated model decides as the schema does, on what agent contracts actually use.
+
+Each test generates a small project and validates documents through the generated model in
+JSON mode, beside jsonschema's verdict; the official suite (tests/test_json_schema_suite.py)
+covers the whole language, these cover the cases the issue reported and the typed access.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pydantic
+import pytest
+
+from tests.conftest import run
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def contract(rel: str, title: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "$schema": DRAFT,
+        "$id": f"https://example.test/{rel}",
+        "title": title,
+        "description": f"The {title} contract.",
+        **body,
+    }
+
+
+@pytest.fixture
+def generate(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Generate a project from ``{rel: document}`` and import its package."""
+    packages: list[str] = []
+
+    def make(files: dict[str, dict[str, Any]], expect: int = 0) -> Any:
+        package = f"faithful_{len(packages)}"
+        root = tmp_path / package
+        for rel, document in files.items():
+            path = root / "schemas" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(document, indent=2) + "\n")
+        (root / "pyproject.toml").write_text(
+            f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
+            f'package = "{package}"\n'
+        )
+        code, _ = run(root, "generate")
+        assert code == expect
+        if expect:
+            return None
+        packages.append(package)
+        sys.path.insert(0, str(root / "out"))
+        return importlib.import_module(package)
+
+    yield make
+    for package in packages:
+        for name in [m for m in sys.modules if m.split(".")[0] == package]:
+            del sys.modules[name]
+    sys.path[:] = [p for p in sys.path if not p.startswith(str(tmp_path))]
+
+
+def accepts(model: Any, document: Any) -> bool:
+    try:
+        pydantic.TypeAdapter(model).validate_json(json.dumps(document))
+    except pydantic.ValidationError:
+        return False
+    return True
+
+
+def agree(model: Any, schema: dict[str, Any], documents: list[Any]) -> None:
+    validator = jsonschema.Draft202012Validator(schema)
+    for document in documents:
+        assert accepts(model, document) == validator.is_valid(document), document
+
+
+def test_json_equality_for_const_and_enum(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "off": {"const": False},
+            "two": {"const": -2.0},
+            "pick": {"enum": [True, [False], {"a": 1}]},
+        },
+        "additionalProperties": False,
+    }
+    package = generate({"flags.json": contract("flags.json", "Flags", body)})
+    agree(
+        package.Flags,
+        contract("flags.json", "Flags", body),
+        [{"off": False}, {"off": 0}, {"off": 0.0}, {"two": -2}, {"two": -2.0}, {"two": 2},
+         {"pick": True}, {"pick": 1}, {"pick": [False]}, {"pick": [0]}, {"pick": {"a": 1.0}},
+         {"pick": {"a": True}}],
+    )  # fmt: skip
+
+
+def test_untyped_constraints_apply_to_their_type_only(generate: Callable[..., Any]) -> None:
+    body = {"maximum": 3, "minLength": 2, "maxItems": 2, "required": ["a"]}
+    package = generate({"loose.json": contract("loose.json", "Loose", body)})
+    agree(
+        package.Loose,
+        contract("loose.json", "Loose", body),
+        [3, 4, 2.5, "ab", "a", [1, 2], [1, 2, 3], {"a": 1}, {}, None, True],
+    )
+
+
+def test_required_name_without_a_property_is_enforced(generate: Callable[..., Any]) -> None:
+    body = {"type": "object", "additionalProperties": True, "properties": {}, "required": ["x"]}
+    package = generate({"open.json": contract("open.json", "Open", body)})
+    assert not accepts(package.Open, {})
+    assert accepts(package.Open, {"x": None})
+
+
+def test_false_property_and_property_named_ref(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {"foo": False, "$ref": {"type": "string"}},
+        "additionalProperties": True,
+    }
+    package = generate({"odd.json": contract("odd.json", "Odd", body)})
+    assert not accepts(package.Odd, {"foo": 1})
+    assert accepts(package.Odd, {"$ref": "a", "bar": 2})
+    assert not accepts(package.Odd, {"$ref": 1})
+
+
+@pytest.mark.parametrize(
+    "root",
+    [{"type": "integer"}, {"type": ["integer", "string"]}, {"type": "array",
+                                                            "items": {"type": "integer"}}],
+)  # fmt: skip
+def test_integer_roots_import_and_accept_whole_floats(
+    generate: Callable[..., Any], root: dict[str, Any]
+) -> None:
+    package = generate({"number.json": contract("number.json", "Number", root)})
+    document = [1.0, 2] if root["type"] == "array" else 1.0
+    assert accepts(package.Number, document)
+    assert not accepts(package.Number, [1.5] if root["type"] == "array" else 1.5)
+
+
+def test_boolean_schemas_anywhere(generate: Callable[..., Any]) -> None:
+    body = {
+        "$defs": {"never": False, "always": True},
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/never"}, "b": {"$ref": "#/$defs/always"}},
+        "allOf": [True, {"anyOf": [False, {"required": ["b"]}]}],
+        "additionalProperties": False,
+    }
+    package = generate({"bools.json": contract("bools.json", "Bools", body)})
+    assert accepts(package.Bools, {"b": [1]})
+    assert not accepts(package.Bools, {"a": 1, "b": 1})
+    assert not accepts(package.Bools, {})
+
+
+def test_two_files_that_reference_each_other(generate: Callable[..., Any]) -> None:
+    def node(title: str, other: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "other": {"anyOf": [{"$ref": other}, {"type": "null"}], "default": None},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+
+    package = generate(
+        {
+            "tree/a_node.json": contract("tree/a_node.json", "ANode", node("ANode", "b_node.json")),
+            "tree/b_node.json": contract("tree/b_node.json", "BNode", node("BNode", "a_node.json")),
+        }
+    )
+    good = {"name": "a", "other": {"name": "b", "other": {"name": "c"}}}
+    assert accepts(package.ANode, good)
+    assert not accepts(package.ANode, {"name": "a", "other": {"name": "b", "other": {"name": ""}}})
+
+
+def test_a_recursive_contract(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "label": {"type": "string", "pattern": "^[a-z]+$"},
+            "children": {"type": "array", "items": {"$ref": "#"}, "default": []},
+        },
+        "required": ["label"],
+        "additionalProperties": False,
+    }
+    package = generate({"finding_tree.json": contract("finding_tree.json", "FindingTree", body)})
+    tree = {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}
+    assert accepts(package.FindingTree, tree)
+    tree["children"][0]["children"][0]["label"] = "C"
+    assert not accepts(package.FindingTree, tree)
+
+
+def test_patterns_are_ecma_262_not_python(generate: Callable[..., Any]) -> None:
+    # \\d is ASCII-only in ECMA-262 (also with the u flag); Python's re matches any digit.
+    body = {"type": "string", "pattern": "^\\d+$"}
+    package = generate({"digits.json": contract("digits.json", "Digits", body)})
+    assert accepts(package.Digits, "123")
+    assert not accepts(package.Digits, "\u0663")  # ARABIC-INDIC DIGIT THREE
+    body = {"type": "string", "pattern": "^\\p{Lu}"}
+    package = generate({"upper.json": contract("upper.json", "Upper", body)})
+    assert accepts(package.Upper, "Éa")
+    assert not accepts(package.Upper, "éa")
+
+
+def test_numbers_as_json_schema_defines_them(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "rate": {"type": "number", "multipleOf": 0.0001},
+            "big": {"type": "integer", "exclusiveMinimum": 18446744073709551615},
+            "exact": {"type": "number"},
+        },
+        "additionalProperties": False,
+    }
+    package = generate({"numbers.json": contract("numbers.json", "Numbers", body)})
+    model = package.Numbers
+    assert accepts(model, {"rate": 0.0075})
+    assert not accepts(model, {"rate": 0.00751})
+    assert accepts(model, {"big": 18446744073709551616})
+    assert not accepts(model, {"big": 18446744073709551615})
+    value = model.model_validate_json('{"exact": 12345678901234567890123}').exact
+    assert value == 12345678901234567890123
+    assert type(value) is int  # never rounded to a float
+
+
+def test_string_lengths_count_code_points(generate: Callable[..., Any]) -> None:
+    package = generate({"s.json": contract("s.json", "S", {"type": "string", "maxLength": 1})})
+    assert accepts(package.S, "\U0001f4a9")  # one code point, two UTF-16 units
+    assert not accepts(package.S, "ab")
+
+
+def test_one_of_counts_its_matches_and_not_is_enforced(generate: Callable[..., Any]) -> None:
+    body = {"oneOf": [{"type": "integer"}, {"minimum": 2}], "not": {"const": 5}}
+    package = generate({"pick.json": contract("pick.json", "Pick", body)})
+    agree(package.Pick, contract("pick.json", "Pick", body), [1, 3, 1.5, 2.5, 5, "x"])
+
+
+def test_unique_items_keeps_a_list_and_compares_as_json(generate: Callable[..., Any]) -> None:
+    body = {"type": "array", "uniqueItems": True}
+    package = generate({"bag.json": contract("bag.json", "Bag", body)})
+    assert accepts(package.Bag, [1, True, "1"])
+    assert not accepts(package.Bag, [1, 1.0])
+    assert not accepts(package.Bag, [{"a": [1]}, {"a": [1.0]}])
+    assert type(package.Bag.model_validate_json("[1, 2]").root) is list
+
+
+def test_format_is_an_annotation(generate: Callable[..., Any]) -> None:
+    body = {"type": "string", "format": "email"}
+    package = generate({"mail.json": contract("mail.json", "Mail", body)})
+    assert accepts(package.Mail, "not an email")  # draft 2020-12: format only annotates
+
+
+def test_optional_property_without_default_refuses_null(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {"count": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    package = generate({"counter.json": contract("counter.json", "Counter", body)})
+    assert accepts(package.Counter, {})
+    assert accepts(package.Counter, {"count": 3})
+    assert not accepts(package.Counter, {"count": None})
+
+
+def test_a_rule_error_names_the_rule(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean"},
+            "why": {"type": ["string", "null"], "default": None},
+        },
+        "required": ["ok"],
+        "additionalProperties": False,
+        "allOf": [
+            {
+                "description": "When ok is false, why must match ^E.",
+                "if": {"properties": {"ok": {"const": False}}, "required": ["ok"]},
+                "then": {"properties": {"why": {"type": "string", "pattern": "^E"}},
+                         "required": ["why"]},
+            }
+        ],
+    }  # fmt: skip
+    package = generate({"verdict.json": contract("verdict.json", "Verdict", body)})
+    with pytest.raises(pydantic.ValidationError) as info:
+        package.Verdict.model_validate_json('{"ok": false, "why": "nope"}')
+    [error] = info.value.errors()
+    assert error["type"] == "schema_rule"
+    assert error["msg"] == "When ok is false, why must match ^E."
+    assert error["ctx"] == {"rule": "verdict.json#/allOf/0"}
+    assert package.Verdict(ok=False, why="E1").why == "E1"  # built in Python: same rules
+    with pytest.raises(pydantic.ValidationError):
+        package.Verdict(ok=False)
+
+
+def test_deep_nesting_is_an_input_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    depth = 1000  # json.dumps itself cannot write this: the text is built by hand
+    body = '{"type": "array", "items": ' * depth + '{"type": "string"}' + "}" * depth
+    head = json.dumps(contract("deep.json", "Deep", {}))[:-1]
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas/deep.json").write_text(f'{head}, "allOf": [{body}]}}\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/deep"\n'
+        'package = "deep"\n'
+    )
+    code, _ = run(tmp_path, "generate")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "deep.json:1:" in err
+    assert "nested too deeply" in err
+    assert "(JSON)" in err
+    assert not (tmp_path / "out").exists()
