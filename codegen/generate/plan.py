@@ -25,7 +25,7 @@ import jinja2
 from codegen import __version__
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError, Location
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, load_tree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
 from codegen.generate.bundle import structured_output_schema
@@ -33,7 +33,7 @@ from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
-from codegen.generate.postprocess import TYPES_MODULE, insert_checks, use_json_numbers
+from codegen.generate.postprocess import TYPES_MODULE, insert_checks, use_json_numbers, use_missing
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import rule_messages
@@ -249,6 +249,18 @@ def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence
     )
 
 
+def _missing_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, set[str]]:
+    """Class name -> the JSON names of its fields that default to ``MISSING``."""
+    fields: dict[str, set[str]] = {}
+    for contract in owners:
+        schema = contract.schema
+        for (rel, pointer), names in skeleton.missing.items():
+            if rel == schema.rel.as_posix():
+                node = resolve_pointer(schema.data, pointer)
+                fields[str(node.get("title") or schema.title)] = set(names)
+    return fields
+
+
 def _definitions(schema: SchemaFile) -> list[str]:
     """The pointers of a file's root and of each of its ``$defs`` entries."""
     defs = schema.data.get("$defs")
@@ -283,6 +295,7 @@ def _postprocess(
         depth = len(key)  # the module's package depth below the output folder
         checks = module_checks(tree, skeleton, [c.schema for c in owners])
         code = insert_checks(code, checks, depth, named[0].schema.loc())
+        code = use_missing(code, _missing_fields(skeleton, owners), named[0].schema.loc())
         code = use_json_numbers(code, depth)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)

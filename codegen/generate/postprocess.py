@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "insert_checks", "use_json_numbers"]
+__all__ = ["TYPES_MODULE", "insert_checks", "use_json_numbers", "use_missing"]
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -61,6 +61,82 @@ def insert_checks(code: str, checks: ModuleChecks, depth: int, where: Location) 
     if helpers:
         imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(helpers)}")
     _add_imports(lines, imports)
+    return "\n".join(lines)
+
+
+def _json_name(statement: ast.AnnAssign) -> str:
+    """The JSON name of a field: its ``Field(alias=...)``, else its own name."""
+    calls = [statement.value] if isinstance(statement.value, ast.Call) else []
+    annotation = statement.annotation
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
+        calls += [e for e in annotation.slice.elts[1:] if isinstance(e, ast.Call)]
+    for call in calls:
+        for keyword in call.keywords:
+            if keyword.arg == "alias" and isinstance(keyword.value, ast.Constant):
+                return str(keyword.value.value)
+    return statement.target.id if isinstance(statement.target, ast.Name) else ""
+
+
+def _members(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return [*_members(node.left), *_members(node.right)]
+    return [node]
+
+
+def _without_none(annotation: ast.expr) -> ast.expr | None:
+    """``annotation`` with its ``None`` member replaced by ``MISSING``, or None if it has none."""
+    if (
+        isinstance(annotation, ast.Subscript)
+        and isinstance(annotation.value, ast.Name)
+        and annotation.value.id == "Annotated"
+        and isinstance(annotation.slice, ast.Tuple)
+    ):
+        inner = _without_none(annotation.slice.elts[0])
+        if inner is None:
+            return None
+        elts = [inner, *annotation.slice.elts[1:]]
+        return ast.Subscript(annotation.value, ast.Tuple(elts, ast.Load()), ast.Load())
+    members = _members(annotation)
+    kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    if len(kept) == len(members) or not kept:
+        return None
+    result: ast.expr = kept[0]
+    for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
+        result = ast.BinOp(result, ast.BitOr(), member)
+    return result
+
+
+def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:
+    """Optional fields that refuse null default to ``MISSING``: ``fields`` maps class names to
+    the JSON names of those fields."""
+    if not fields:
+        return code
+    lines = code.split("\n")
+    edits: list[tuple[int, int, str]] = []
+    for node in ast.parse(code).body:
+        if not (isinstance(node, ast.ClassDef) and node.name in fields):
+            continue
+        found = set()
+        for statement in node.body:
+            if (
+                not isinstance(statement, ast.AnnAssign)
+                or _json_name(statement) not in fields[node.name]
+            ):
+                continue
+            annotation = _without_none(statement.annotation)
+            value = statement.value
+            if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
+                raise CodegenError(f"field {_json_name(statement)!r} is not optional", where)
+            statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
+            edits.append((statement.lineno, statement.end_lineno or statement.lineno,
+                          "    " + ast.unparse(statement)))  # fmt: skip
+            found.add(_json_name(statement))
+        if found != fields[node.name]:
+            missing = sorted(fields[node.name] - found)
+            raise CodegenError(f"generated class {node.name} lacks fields {missing}", where)
+    for first, last, text in sorted(edits, reverse=True):
+        lines[first - 1 : last] = [text]
+    _add_imports(lines, ["from pydantic import MISSING"])
     return "\n".join(lines)
 
 

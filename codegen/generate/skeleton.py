@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 
 __all__ = ["Skeleton", "build_skeleton"]
@@ -42,6 +42,9 @@ class Skeleton:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
     kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
+    # Class node -> optional properties without a default whose type refuses null: their
+    # generated fields default to pydantic.MISSING instead of None.
+    missing: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
         return self.kept.get((rel, pointer), frozenset())
@@ -56,6 +59,8 @@ def build_skeleton(tree: SchemaTree) -> Skeleton:
         for name, entry in (schema.data.get("$defs") or {}).items():
             if isinstance(entry, dict) and isinstance(entry.get("title"), str):
                 skeleton.classes.add((rel, f"/$defs/{escape_pointer(name)}"))
+    for schema in tree.files:
+        rel = schema.rel.as_posix()
         stripper = _Stripper(tree, schema, skeleton)
         document = stripper.node(schema.data, "")
         skeleton.documents[rel] = document if isinstance(document, dict) else {}
@@ -158,13 +163,17 @@ class _Stripper:
             }
             kept.add("properties")
             for name, sub in properties.items():
-                if name not in (required or []) and not (
-                    isinstance(sub, dict) and "default" in sub
-                ):
-                    # The generated field defaults to None: the predicate checks it in full.
-                    self.skeleton.kept[
-                        (self.rel, f"{pointer}/properties/{escape_pointer(name)}")
-                    ] = frozenset()
+                if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
+                    continue
+                stripped = out["properties"][name]
+                if self.refuses_null(stripped):
+                    if (self.rel, pointer) in self.skeleton.classes:
+                        # Absent stays absent, null is refused: pydantic.MISSING (postprocess).
+                        self.skeleton.missing.setdefault((self.rel, pointer), set()).add(name)
+                    else:
+                        # The generated field defaults to None: the predicate checks it in full.
+                        here = f"{pointer}/properties/{escape_pointer(name)}"
+                        self.skeleton.kept[(self.rel, here)] = frozenset()
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
@@ -185,6 +194,23 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    def refuses_null(self, stripped: Any) -> bool:
+        """Whether the skeleton's type for a stripped schema refuses null (and so must not
+        default to None)."""
+        if not isinstance(stripped, dict):
+            return False
+        kinds = _types(stripped)
+        if kinds is not None:
+            return "null" not in kinds
+        if set(stripped) - {*_ANNOTATIONS, "$ref"} or "$ref" not in stripped:
+            return False
+        target, pointer = self.tree.resolve(self.schema, stripped["$ref"])
+        if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+            return False
+        node = resolve_pointer(target.data, pointer)
+        kinds = _types(node) if isinstance(node, dict) else None
+        return kinds is not None and "null" not in kinds and "$ref" not in node
 
     def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
         """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
