@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -33,7 +33,7 @@ from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
-from codegen.generate.postprocess import TYPES_MODULE, insert_checks, use_json_numbers, use_missing
+from codegen.generate.postprocess import TYPES_MODULE, edit_module, use_missing
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import rule_messages
@@ -225,7 +225,7 @@ def build_plan(config: Config) -> Plan:
                 single_module=(*single[:-1], single[-1] + ".py") if single else None,
                 shown=config.schema_dir,
             )
-        files = format_python(_postprocess(tree, skeleton, contracts, modules))
+        files = format_python(dict(_postprocess(tree, skeleton, contracts, modules)))
         files.update(own_formatted.result())
     return Plan(config, tree, tuple(contracts), files, output_schemas)
 
@@ -273,18 +273,28 @@ def _postprocess(
     skeleton: Skeleton,
     contracts: list[Contract],
     modules: Mapping[tuple[str, ...], str],
-) -> dict[PurePosixPath, str]:
-    """Our header on each generated module, and its validators inserted."""
-    sources: dict[PurePosixPath, str] = {}
+) -> Iterator[tuple[PurePosixPath, str]]:
+    """Each generated module with our header and its validators inserted."""
     by_module = {
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
     }
-    for key, generated in sorted(modules.items()):
+    by_title = {c.name: c for c in contracts}
+    shared: set[str] = set()
+    internal = sorted(k for k in modules if k not in by_module)
+    for key, generated in [
+        *((k, modules[k]) for k in internal),
+        *sorted((k, v) for k, v in modules.items() if k in by_module),
+    ]:
         # Contracts that reference each other share one module (the generator's _internal.py,
         # which their own modules re-export): the validators go where the classes are.
-        defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
-        owners = [c for c in contracts if c.name in defined]
         contract = by_module.get(key)
+        if contract is not None:
+            owners = [] if contract.name in shared else [contract]
+        else:
+            defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
+            owners = [by_title[name] for name in sorted(defined & set(by_title))]
+            for owner in owners:
+                shared.add(owner.name)
         if contract is None and not owners:
             raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
         named = owners if owners or contract is None else [contract]
@@ -294,14 +304,13 @@ def _postprocess(
         code = generated.replace(HEADER_PLACEHOLDER, header, 1)
         depth = len(key)  # the module's package depth below the output folder
         checks = module_checks(tree, skeleton, [c.schema for c in owners])
-        code = insert_checks(code, checks, depth, named[0].schema.loc())
-        code = use_missing(code, _missing_fields(skeleton, owners), named[0].schema.loc())
-        code = use_json_numbers(code, depth)
-        sources[PurePosixPath(*key)] = code
+        where = Location(named[0].schema.path)  # only for errors in our own output
+        code = edit_module(code, checks, depth, where)
+        code = use_missing(code, _missing_fields(skeleton, owners), where)
+        yield PurePosixPath(*key), code
     missing = set(by_module) - set(modules)
     if missing:
         raise CodegenError(f"generator produced no module for {sorted(missing)}")
-    return sources
 
 
 def _registry_files(

@@ -14,12 +14,13 @@ Every edit is located through the module's syntax tree, never by searching text:
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "insert_checks", "use_json_numbers", "use_missing"]
+__all__ = ["TYPES_MODULE", "edit_module", "use_missing"]
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -37,31 +38,64 @@ def _add_imports(lines: list[str], imports: Sequence[str]) -> None:
     lines[future + 1 : future + 1] = ["", *imports]
 
 
-def insert_checks(code: str, checks: ModuleChecks, depth: int, where: Location) -> str:
-    """Append each validator method to its class, and the predicates to the module."""
-    if not checks.classes and not checks.functions:
-        return code
+def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) -> str:
+    """Insert each validator into its class and the predicates after the classes, and rename
+    ``StrictInt`` / ``StrictFloat``: one parse, every edit applied from the bottom up."""
+    tree = ast.parse(code)
     lines = code.split("\n")
-    classes = {node.name: node for node in ast.parse(code).body if isinstance(node, ast.ClassDef)}
-    ends = []
+    imports: list[str] = []
+    # (line, order, edit): applied in descending line order, so no edit moves another's line.
+    edits: list[tuple[int, int, Callable[[], None]]] = []
+    if checks.functions:
+        functions = ["", "", "# The predicates the validators call: JSON Schema, compiled.", ""]
+        functions += checks.functions.split("\n")
+        edits.append((len(lines), 0, lambda: lines.extend(functions)))
+        imports.append("from typing import Any")
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for check in checks.classes:
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
             raise CodegenError(f"generated code lacks class {check.class_name}", where)
-        ends.append((node.end_lineno, check))
-    for end, check in sorted(ends, key=lambda pair: -pair[0]):
-        lines[end:end] = ["", *("    " + line if line else "" for line in check.lines)]
-    if checks.functions:
-        lines += ["", "", "# The predicates the validators call: JSON Schema, compiled.", ""]
-        lines += checks.functions.split("\n")
+        method = ["", *("    " + line if line else "" for line in check.lines)]
+        edits.append(
+            (node.end_lineno, 1, functools.partial(_insert, lines, node.end_lineno, method))
+        )
+    if checks.classes:
+        imports += _CHECK_IMPORTS
     helpers = sorted({*checks.helpers, "_json_view"} if checks.classes else set(checks.helpers))
-    imports = list(_CHECK_IMPORTS) if checks.classes else []
-    if checks.functions:
-        imports.append("from typing import Any")
+    renamed = [n for n in _type_names(tree) if n.id in _RENAMES]
+    for name in renamed:
+        edits.append((name.lineno, 2, functools.partial(_rename, lines, name)))
+    if renamed:
+        helpers = sorted({*helpers, *(_RENAMES[n.id] for n in renamed)})
+        for statement in tree.body:
+            if isinstance(statement, ast.ImportFrom) and statement.module == "pydantic":
+                kept = [alias for alias in statement.names if alias.name not in _RENAMES]
+                if len(kept) != len(statement.names):
+                    first, last = statement.lineno, statement.end_lineno or statement.lineno
+                    text = [ast.unparse(ast.ImportFrom("pydantic", kept, 0))] if kept else []
+                    edits.append((first, 3, functools.partial(_replace, lines, first, last, text)))
     if helpers:
         imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(helpers)}")
-    _add_imports(lines, imports)
+    for _, _, edit in sorted(edits, key=lambda item: (-item[0], item[1])):
+        edit()
+    if imports:
+        _add_imports(lines, imports)
     return "\n".join(lines)
+
+
+def _insert(lines: list[str], after: int, new: list[str]) -> None:
+    lines[after:after] = new
+
+
+def _replace(lines: list[str], first: int, last: int, new: list[str]) -> None:
+    lines[first - 1 : last] = new
+
+
+def _rename(lines: list[str], node: ast.Name) -> None:
+    raw = lines[node.lineno - 1].encode("utf-8")  # offsets count UTF-8 bytes
+    start, end = node.col_offset, node.end_col_offset or node.col_offset
+    lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
 
 
 def _json_name(statement: ast.AnnAssign) -> str:
@@ -159,29 +193,3 @@ def _type_names(tree: ast.Module) -> Iterator[ast.Name]:
             yield node
         elif not isinstance(node, ast.Call | ast.Constant):
             pending.extend(ast.iter_child_nodes(node))
-
-
-def use_json_numbers(code: str, depth: int) -> str:
-    """Replace ``StrictInt`` and ``StrictFloat``; ``depth`` is the module's package depth."""
-    if not any(name in code for name in _RENAMES):
-        return code
-    tree = ast.parse(code)
-    names = [name for name in _type_names(tree) if name.id in _RENAMES]
-    if not names:
-        return code
-    lines = code.split("\n")
-    for node in sorted(names, key=lambda n: (n.lineno, n.col_offset), reverse=True):
-        raw = lines[node.lineno - 1].encode("utf-8")  # offsets count UTF-8 bytes
-        start, end = node.col_offset, node.end_col_offset or node.col_offset
-        new = _RENAMES[node.id].encode("utf-8")
-        lines[node.lineno - 1] = (raw[:start] + new + raw[end:]).decode("utf-8")
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and statement.module == "pydantic":
-            kept = [alias for alias in statement.names if alias.name not in _RENAMES]
-            if len(kept) != len(statement.names):
-                first, last = statement.lineno - 1, (statement.end_lineno or statement.lineno)
-                replacement = [ast.unparse(ast.ImportFrom("pydantic", kept, 0))] if kept else []
-                lines[first:last] = replacement
-    used = sorted({_RENAMES[n.id] for n in names})
-    _add_imports(lines, [f"from {'.' * depth}{TYPES_MODULE} import {', '.join(used)}"])
-    return "\n".join(lines)
