@@ -6,6 +6,8 @@ Exit codes: 0 clean, 1 drift or findings, 2 usage or schema errors.
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -122,8 +124,37 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
             f"hand-written: {path} (the generated folder holds generated files only)",
             file=out,
         )
-    print("generated code has drifted from the schemas; fix it with: make generate", file=out)
+    print(
+        f"generated code has drifted from the schemas; fix it with: {fix_command(args, config)}",
+        file=out,
+    )
     return EXIT_FINDINGS
+
+
+_MAKE_TARGET = re.compile(r"^([^\s:#=][^:#=]*?)\s*::?(?!=)", re.MULTILINE)
+
+
+def _make_targets(root: Path) -> set[str]:
+    """The explicit targets of the Makefile in ``root`` (GNU make's search order), if any."""
+    for name in ("GNUmakefile", "makefile", "Makefile"):
+        try:
+            text = (root / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        return {t for m in _MAKE_TARGET.finditer(text) for t in m.group(1).split()}
+    return set()
+
+
+def fix_command(args: argparse.Namespace, config: Config, command: str = "generate") -> str:
+    """The command that regenerates, as it can be run here: ``maverick-codegen generate`` (with
+    ``--config`` when it is not the default), and ``make generate`` when the project's Makefile
+    has that target."""
+    default = args.config == Path("pyproject.toml")
+    option = "" if default else f"--config {shlex.quote(str(args.config))} "
+    own = f"maverick-codegen {option}{command}"
+    if default and command in _make_targets(config.root):
+        return f"make {command} (or {own})"
+    return own
 
 
 def _export_options(parser: argparse.ArgumentParser) -> None:

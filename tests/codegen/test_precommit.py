@@ -45,7 +45,7 @@ def test_commit_with_drift_is_refused_and_clean_commit_passes(
     assert refused.returncode != 0
     assert "generated contracts match the schemas" in refused.stdout + refused.stderr
     assert "changed: src/golden_contracts/tools/problem.py" in refused.stdout + refused.stderr
-    assert "make generate" in refused.stdout + refused.stderr
+    assert "fix it with: maverick-codegen generate" in refused.stdout + refused.stderr
 
     subprocess.run([sys.executable, "-m", "codegen", "generate"], cwd=repo, check=True)
     git(repo, "add", "-A")
