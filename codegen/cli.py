@@ -20,8 +20,10 @@ from codegen.core.errors import CodegenError
 from codegen.governance_cli import (
     breaking_options,
     format_option,
+    format_options,
     rules_options,
     run_breaking,
+    run_format,
     run_lint,
     run_rules,
 )
@@ -210,6 +212,11 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when a schema breaks a lint rule; lists every finding",
         run_lint,
         format_option,
+    ),
+    "format": Command(
+        "rewrite schema files in the canonical layout (--check: list them, exit 1)",
+        run_format,
+        format_options,
     ),
     "breaking": Command(
         "fail (exit 1) when the schemas changed incompatibly since a git revision",

@@ -1,4 +1,4 @@
-"""The ``lint``, ``breaking`` and ``rules`` subcommands: options, and what they print.
+"""The ``lint``, ``format``, ``breaking`` and ``rules`` subcommands: options, and what they print.
 
 Rows of :data:`codegen.cli.COMMANDS` point here. The cores (:mod:`codegen.lint.table`,
 :mod:`codegen.breaking.table`) return findings; these functions render and print them and choose
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tomllib
 from pathlib import Path
 from typing import TextIO
@@ -20,13 +21,15 @@ from codegen.core.report import FORMATS, render
 __all__ = [
     "breaking_options",
     "format_option",
+    "format_options",
     "rules_options",
     "run_breaking",
+    "run_format",
     "run_lint",
     "run_rules",
 ]
 
-EXIT_OK, EXIT_FINDINGS = 0, 1
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def format_option(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +59,72 @@ def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         else:
             print(f"{files} schema files in {shown}/ pass {len(LINT_RULES)} lint rules", file=out)
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def format_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing: list the files that are not in the canonical layout (exit 1)",
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="FILES",
+        help="schema files or folders inside schema_dir (default: every *.json in schema_dir)",
+    )
+
+
+def _format_targets(config: Config, given: list[Path]) -> list[Path]:
+    """The schema files to format: ``given`` (files, or folders searched) or all of them."""
+    schema_dir = config.schema_dir.resolve()
+    found: list[Path] = []
+    for path in given or [config.schema_dir]:
+        if not path.exists():
+            raise CodegenError(f"no such file or folder: {path}", Location(path), "FORMAT_INPUT")
+        if not path.resolve().is_relative_to(schema_dir):
+            raise CodegenError(
+                f"{path} is not inside the schema folder {config.display(config.schema_dir)}",
+                Location(path),
+                "FORMAT_INPUT",
+            )
+        found.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
+    return list(dict.fromkeys(found))
+
+
+def _count(files: int) -> str:
+    return f"{files} file" if files == 1 else f"{files} files"
+
+
+def run_format(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.lint.formatter import format_file  # noqa: PLC0415
+
+    changed, unchanged, errors = [], 0, 0
+    for path in _format_targets(config, args.files):
+        try:
+            result = format_file(path, write=not args.check)
+        except CodegenError as exc:
+            print(str(exc), file=sys.stderr)
+            errors += 1
+            continue
+        if result.changed:
+            changed.append(path)
+            print(
+                f"{'would reformat' if args.check else 'reformatted'} {config.display(path)}",
+                file=out,
+            )
+        else:
+            unchanged += 1
+    verb = "would be reformatted" if args.check else "reformatted"
+    print(
+        f"{_count(len(changed))} {verb}, {unchanged} already formatted"
+        + (f", {errors} refused" if errors else ""),
+        file=out,
+    )
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
 
 def breaking_options(parser: argparse.ArgumentParser) -> None:
