@@ -37,6 +37,11 @@ generate: $(CORE)
 export: $(CORE)
 	$(PY) -m codegen export --out $(EXPORT_OUT)
 
+## format: rewrite the schema files in the canonical layout (key order, 2-space JSON)
+.PHONY: format
+format: $(CORE)
+	$(PY) -m codegen format
+
 ## check: fail when generated code has drifted from the schemas
 check: $(CORE)
 	$(PY) -m codegen check
