@@ -12,11 +12,12 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from codegen import __version__
 from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
+from codegen.generate_cli import generate_options, print_report, run_generate
 from codegen.governance_cli import (
     breaking_options,
     format_option,
@@ -27,9 +28,6 @@ from codegen.governance_cli import (
     run_lint,
     run_rules,
 )
-
-if TYPE_CHECKING:
-    from codegen.generate.writer import WriteReport
 
 __all__ = ["main"]
 
@@ -61,28 +59,6 @@ def _parser() -> argparse.ArgumentParser:
     for name, command in COMMANDS.items():
         command.options(commands.add_parser(name, help=command.help, description=command.help))
     return parser
-
-
-def _generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.generate.plan import build_plan  # noqa: PLC0415
-    from codegen.generate.writer import write_outputs  # noqa: PLC0415
-
-    plan = build_plan(config)
-    report = write_outputs(plan.outputs)
-    _print_report(report, out)
-    print(
-        f"{len(plan.contracts)} contracts: {len(report.written)} written, "
-        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
-        file=out,
-    )
-    return EXIT_OK
-
-
-def _print_report(report: WriteReport, out: TextIO) -> None:
-    for path in report.written:
-        print(f"wrote {path}", file=out)
-    for path in report.removed:
-        print(f"removed stale {path}", file=out)
 
 
 def _check_options(parser: argparse.ArgumentParser) -> None:
@@ -188,7 +164,7 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     plan = build_plan(config)
     target = export_target(folder, folder.as_posix())
     report = write_outputs([Output(target, plan.export_files)])
-    _print_report(report, out)
+    print_report(report, out)
     print(
         f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
@@ -199,7 +175,11 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
 
 # One row per subcommand; each command's code is imported only when it runs.
 COMMANDS: dict[str, Command] = {
-    "generate": Command("write the generated code and remove stale generated files", _generate),
+    "generate": Command(
+        "write the generated code and remove stale generated files (--watch: on every save)",
+        run_generate,
+        generate_options,
+    ),
     "check": Command(
         "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
     ),
