@@ -57,8 +57,14 @@ class JsonPositions:
         """Where each pointer starts (an object member: its key), and where each value does."""
         offsets: dict[str, int] = {}
         values: dict[str, int] = {}
+        self._duplicates: list[tuple[str, int]] = []
         self._value(_WS.match(self._text, 0).end(), "", offsets, values)  # type: ignore[union-attr]
         return offsets, values
+
+    def duplicate_keys(self) -> list[tuple[str, int, int]]:
+        """Every repeated key of an object: its member's pointer, 1-based line and column."""
+        self._scan  # noqa: B018  (the scan finds them)
+        return [(pointer, *self.offset_line_col(i)) for pointer, i in self._duplicates]
 
     @cached_property
     def _line_starts(self) -> list[int]:
@@ -111,6 +117,8 @@ class JsonPositions:
                 if key_match is None:
                     raise ValueError(f"expected a key at offset {i}")
                 child = f"{pointer}/{escape_pointer(json.loads(key_match.group()))}"
+                if child in offsets:
+                    self._duplicates.append((child, i))
                 offsets[child] = i
                 i = self._skip(key_match.end())
                 i = self._skip(i + 1)  # the colon

@@ -174,8 +174,24 @@ def parse_schema(path: Path, raw: bytes) -> tuple[str, Any]:
             f"malformed JSON: {exc.msg}", Location(path, exc.lineno, exc.colno), "JSON"
         ) from exc
     except ValueError as exc:
-        raise SchemaError(f"malformed JSON: {exc}", Location(path), "JSON") from exc
+        raise SchemaError(f"malformed JSON: {exc}", _duplicate_at(path, text, exc), "JSON") from exc
     return text, data
+
+
+def _duplicate_at(path: Path, text: str, error: ValueError) -> Location:
+    """Where the duplicate key that ``error`` names is written (the file, for other errors)."""
+    if not str(error).startswith("duplicate key"):
+        return Location(path)
+    try:
+        duplicates = JsonPositions(text).duplicate_keys()
+    except (ValueError, IndexError):
+        return Location(path)
+    key = escape_pointer(str(error).removeprefix("duplicate key ").strip("'\""))
+    named = [d for d in duplicates if d[0].rsplit("/", 1)[-1] == key] or duplicates
+    if not named:
+        return Location(path)
+    pointer, line, column = named[0]
+    return Location(path, line, column, pointer)
 
 
 def _check_identity(schema: SchemaFile) -> None:

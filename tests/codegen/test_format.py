@@ -157,7 +157,7 @@ def spell(node: Any, draw: Any, indent: str, depth: int = 0) -> str:
     )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_format_keeps_the_document_or_refuses_exactly_when_it_cannot(data: st.DataObject) -> None:
     node = data.draw(top_level)
@@ -197,6 +197,13 @@ def test_what_cannot_be_kept_is_refused_with_its_place(text: str, where: str, re
     assert str(caught.value).startswith(f"s.json:{where}: cannot be reformatted exactly")
     assert reason in str(caught.value)
     assert caught.value.rule == "FORMAT_EXACT"
+
+
+def test_duplicate_keys_are_refused_where_the_second_one_is_written() -> None:
+    text = '{\n  "a": {"x": 1,\n   "x": 2}, "b": 1}'
+    with pytest.raises(SchemaError) as caught:
+        formatter.format_text(Path("s.json"), text.encode())
+    assert str(caught.value) == "s.json:3:4: malformed JSON: duplicate key 'x' at /a/x (JSON)"
 
 
 def test_what_can_be_kept_is_kept_as_written() -> None:
