@@ -96,13 +96,14 @@ def _format_targets(config: Config, given: list[Path]) -> list[Path]:
     for path in given or [config.schema_dir]:
         if not path.exists():
             raise CodegenError(f"no such file or folder: {path}", Location(path), "FORMAT_INPUT")
+        found.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
+    for path in found:  # a file named, or a link found, may lead elsewhere
         if not path.resolve().is_relative_to(schema_dir):
             raise CodegenError(
                 f"{path} is not inside the schema folder {config.display(config.schema_dir)}",
                 Location(path),
                 "FORMAT_INPUT",
             )
-        found.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
     return list(dict.fromkeys(found))
 
 

@@ -319,6 +319,13 @@ def test_bad_input_exits_2_naming_file_place_and_rule(
     code, _ = cli(root, str(root / "schemas/nope.json"))
     assert code == 2
     assert "no such file or folder" in capsys.readouterr().err
+    outside = root / "outside.json"
+    outside.write_text(UNFORMATTED)
+    (root / "schemas/link.json").symlink_to(outside)
+    code, _ = cli(root)
+    assert code == 2
+    assert "link.json is not inside the schema folder schemas" in capsys.readouterr().err
+    assert outside.read_text() == UNFORMATTED
 
 
 def test_an_interrupted_write_leaves_the_old_file_whole(
