@@ -197,7 +197,7 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         if chosen:
             print(
                 f"{len(chosen)} breaking changes in {against}. Contracts change additively "
-                "only: see 'How to evolve a contract' in README.md",
+                "only: see 'How to evolve a contract' in the README of maverick-contracts",
                 file=out,
             )
         else:
