@@ -7,6 +7,7 @@ are saved again until their effect shows.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
@@ -24,6 +25,7 @@ import pytest
 from codegen.core.config import load_config
 from codegen.generate.plan import build_plan
 from codegen.generate.writer import write_outputs
+from codegen.generate_cli import watch
 from tests.conftest import REPO
 
 OUT = "out/golden_contracts"
@@ -238,3 +240,24 @@ def _drain(watch: Watch) -> list[str]:
     while not watch.lines.empty():
         lines.append(watch.lines.get())
     return lines
+
+
+def test_watch_in_a_thread_stops_when_told(make_project: Callable[[str], Path]) -> None:
+    """``watch`` is callable in-process (an editor plugin, a dev server): a stop event ends it."""
+    root = project(make_project)
+    out, err = io.StringIO(), io.StringIO()
+    stop = threading.Event()
+    result: list[int] = []
+    thread = threading.Thread(
+        target=lambda: result.append(watch(root / "pyproject.toml", out, err, stop=stop))
+    )
+    thread.start()
+    deadline = time.monotonic() + 60
+    while "watching schemas/" not in out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert (root / OUT / "tools/problem.py").exists()
+    stop.set()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert result == [0]
+    assert err.getvalue() == ""
