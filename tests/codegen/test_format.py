@@ -178,6 +178,8 @@ def test_format_keeps_the_document_or_refuses_exactly_when_it_cannot(data: st.Da
     assert before == text
     assert same_document(text, after)
     assert layout_findings(path, after) == []
+    # ... and the rules pass exactly on the files format leaves alone
+    assert (after == text) == (layout_findings(path, text) == [])
     assert formatter.format_text(path, after.encode("utf-8")) == (after, after)  # idempotent
 
 
