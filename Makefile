@@ -37,6 +37,11 @@ generate: $(CORE)
 export: $(CORE)
 	$(PY) -m codegen export --out $(EXPORT_OUT)
 
+## format: rewrite the schema files in the canonical layout (key order, 2-space JSON)
+.PHONY: format
+format: $(CORE)
+	$(PY) -m codegen format
+
 ## check: fail when generated code has drifted from the schemas
 check: $(CORE)
 	$(PY) -m codegen check
@@ -67,6 +72,7 @@ bench: $(DEV)
 	$(PY) bench/bench_codegen.py
 	$(PY) bench/bench_validate_output.py
 	$(PY) bench/bench_suite.py
+	$(PY) bench/bench_watch.py
 
 clean-venv:
 	rm -rf $(VENV)

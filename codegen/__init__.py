@@ -6,7 +6,8 @@ Packages by job; imports point one way, ``cli -> lint | breaking -> generate -> 
     generate/  support -> rules -> plan (render every output in memory) -> write | check | export
     lint/      the schema lint: a table of rules over the tree (reuses generate's checks)
     breaking/  the breaking-change check against a git revision (reuses generate's rules)
-    cli.py     the command line, and governance_cli.py for lint, breaking and rules
+    cli.py     the command line; generate_cli.py for generate (and --watch), governance_cli.py
+               for lint, format, breaking and rules
 
 Only the CLI prints. Every user-facing failure is a :class:`codegen.core.errors.CodegenError`
 carrying a file, a line and column, a JSON pointer and the rule that was broken.

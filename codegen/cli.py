@@ -6,26 +6,28 @@ Exit codes: 0 clean, 1 drift or findings, 2 usage or schema errors.
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from codegen import __version__
 from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
+from codegen.generate_cli import generate_options, print_report, run_generate
 from codegen.governance_cli import (
     breaking_options,
     format_option,
+    format_options,
     rules_options,
     run_breaking,
+    run_format,
     run_lint,
     run_rules,
 )
-
-if TYPE_CHECKING:
-    from codegen.generate.writer import WriteReport
 
 __all__ = ["main"]
 
@@ -57,28 +59,6 @@ def _parser() -> argparse.ArgumentParser:
     for name, command in COMMANDS.items():
         command.options(commands.add_parser(name, help=command.help, description=command.help))
     return parser
-
-
-def _generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.generate.plan import build_plan  # noqa: PLC0415
-    from codegen.generate.writer import write_outputs  # noqa: PLC0415
-
-    plan = build_plan(config)
-    report = write_outputs(plan.outputs)
-    _print_report(report, out)
-    print(
-        f"{len(plan.contracts)} contracts: {len(report.written)} written, "
-        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
-        file=out,
-    )
-    return EXIT_OK
-
-
-def _print_report(report: WriteReport, out: TextIO) -> None:
-    for path in report.written:
-        print(f"wrote {path}", file=out)
-    for path in report.removed:
-        print(f"removed stale {path}", file=out)
 
 
 def _check_options(parser: argparse.ArgumentParser) -> None:
@@ -122,8 +102,37 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
             f"hand-written: {path} (the generated folder holds generated files only)",
             file=out,
         )
-    print("generated code has drifted from the schemas; fix it with: make generate", file=out)
+    print(
+        f"generated code has drifted from the schemas; fix it with: {fix_command(args, config)}",
+        file=out,
+    )
     return EXIT_FINDINGS
+
+
+_MAKE_TARGET = re.compile(r"^([^\s:#=][^:#=]*?)\s*::?(?!=)", re.MULTILINE)
+
+
+def _make_targets(root: Path) -> set[str]:
+    """The explicit targets of the Makefile in ``root`` (GNU make's search order), if any."""
+    for name in ("GNUmakefile", "makefile", "Makefile"):
+        try:
+            text = (root / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        return {t for m in _MAKE_TARGET.finditer(text) for t in m.group(1).split()}
+    return set()
+
+
+def fix_command(args: argparse.Namespace, config: Config, command: str = "generate") -> str:
+    """The command that regenerates, as it can be run here: ``maverick-codegen generate`` (with
+    ``--config`` when it is not the default), and ``make generate`` when the project's Makefile
+    has that target."""
+    default = args.config == Path("pyproject.toml")
+    option = "" if default else f"--config {shlex.quote(str(args.config))} "
+    own = f"maverick-codegen {option}{command}"
+    if default and command in _make_targets(config.root):
+        return f"make {command} (or {own})"
+    return own
 
 
 def _export_options(parser: argparse.ArgumentParser) -> None:
@@ -155,7 +164,7 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     plan = build_plan(config)
     target = export_target(folder, folder.as_posix())
     report = write_outputs([Output(target, plan.export_files)])
-    _print_report(report, out)
+    print_report(report, out)
     print(
         f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
@@ -166,7 +175,11 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
 
 # One row per subcommand; each command's code is imported only when it runs.
 COMMANDS: dict[str, Command] = {
-    "generate": Command("write the generated code and remove stale generated files", _generate),
+    "generate": Command(
+        "write the generated code and remove stale generated files (--watch: on every save)",
+        run_generate,
+        generate_options,
+    ),
     "check": Command(
         "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
     ),
@@ -179,6 +192,11 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when a schema breaks a lint rule; lists every finding",
         run_lint,
         format_option,
+    ),
+    "format": Command(
+        "rewrite schema files in the canonical layout (--check: list them, exit 1)",
+        run_format,
+        format_options,
     ),
     "breaking": Command(
         "fail (exit 1) when the schemas changed incompatibly since a git revision",

@@ -1,4 +1,4 @@
-"""The ``lint``, ``breaking`` and ``rules`` subcommands: options, and what they print.
+"""The ``lint``, ``format``, ``breaking`` and ``rules`` subcommands: options, and what they print.
 
 Rows of :data:`codegen.cli.COMMANDS` point here. The cores (:mod:`codegen.lint.table`,
 :mod:`codegen.breaking.table`) return findings; these functions render and print them and choose
@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
+import sys
 from pathlib import Path
 from typing import TextIO
 
-from codegen.core.config import Config
+from codegen.core.config import Config, config_location
 from codegen.core.errors import CodegenError, Location
 from codegen.core.report import FORMATS, render
 
 __all__ = [
     "breaking_options",
     "format_option",
+    "format_options",
     "rules_options",
     "run_breaking",
+    "run_format",
     "run_lint",
     "run_rules",
 ]
 
-EXIT_OK, EXIT_FINDINGS = 0, 1
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def format_option(parser: argparse.ArgumentParser) -> None:
@@ -39,23 +41,104 @@ def format_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.lint.table import LINT_RULES, lint_tree  # noqa: PLC0415
+    from codegen.lint.table import LINT_RULES, lint_tree, select_rules  # noqa: PLC0415
 
+    selection = select_rules(config.lint, config.path)
     shown = config.display(config.schema_dir)
     findings = lint_tree(
-        config.schema_dir, dict(config.agents), config_path=args.config, display_root=shown
+        config.schema_dir,
+        dict(config.agents),
+        config_path=args.config,
+        display_root=shown,
+        selection=selection,
     )
     out.write(render(findings, args.format))
     if args.format == "text":
         files = len(list(config.schema_dir.rglob("*.json")))
+        off = len(LINT_RULES) - len(selection.rules)
+        ignored = len(selection.ignore) + len(selection.ignore_only)
+        policy = ", ".join(
+            part
+            for part in (f"{off} off" if off else "", f"{ignored} ignores" if ignored else "")
+            if part
+        )
+        rules = f"{len(selection.rules)} lint rules" + (f" ({policy})" if policy else "")
         if findings:
+            source = f"{shown}/ from {rules}" if policy else f"{shown}/"
             print(
-                f"{len(findings)} lint findings in {shown}/ (rules: maverick-codegen rules)",
+                f"{len(findings)} lint findings in {source} (rules: maverick-codegen rules)",
                 file=out,
             )
         else:
-            print(f"{files} schema files in {shown}/ pass {len(LINT_RULES)} lint rules", file=out)
+            print(f"{files} schema files in {shown}/ pass {rules}", file=out)
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def format_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing: list the files that are not in the canonical layout (exit 1)",
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="FILES",
+        help="schema files or folders inside schema_dir (default: every *.json in schema_dir)",
+    )
+
+
+def _format_targets(config: Config, given: list[Path]) -> list[Path]:
+    """The schema files to format: ``given`` (files, or folders searched) or all of them."""
+    schema_dir = config.schema_dir.resolve()
+    found: list[Path] = []
+    for path in given or [config.schema_dir]:
+        if not path.exists():
+            raise CodegenError(f"no such file or folder: {path}", Location(path), "FORMAT_INPUT")
+        found.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
+    for path in found:  # a file named, or a link found, may lead elsewhere
+        if not path.resolve().is_relative_to(schema_dir):
+            raise CodegenError(
+                f"{path} is not inside the schema folder {config.display(config.schema_dir)}",
+                Location(path),
+                "FORMAT_INPUT",
+            )
+    return list(dict.fromkeys(found))
+
+
+def _count(files: int) -> str:
+    return f"{files} file" if files == 1 else f"{files} files"
+
+
+def run_format(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.lint.formatter import format_file  # noqa: PLC0415
+
+    changed, unchanged, errors = [], 0, 0
+    for path in _format_targets(config, args.files):
+        try:
+            result = format_file(path, write=not args.check)
+        except CodegenError as exc:
+            print(str(exc), file=sys.stderr)
+            errors += 1
+            continue
+        if result.changed:
+            changed.append(path)
+            print(
+                f"{'would reformat' if args.check else 'reformatted'} {config.display(path)}",
+                file=out,
+            )
+        else:
+            unchanged += 1
+    verb = "would be reformatted" if args.check else "reformatted"
+    print(
+        f"{_count(len(changed))} {verb}, {unchanged} already formatted"
+        + (f", {errors} refused" if errors else ""),
+        file=out,
+    )
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
 
 def breaking_options(parser: argparse.ArgumentParser) -> None:
@@ -75,21 +158,22 @@ def breaking_options(parser: argparse.ArgumentParser) -> None:
     format_option(parser)
 
 
-def _configured_use(path: Path) -> list[str] | None:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return None  # load_config has already read it: this cannot fail in practice
-    use = data.get("tool", {}).get("maverick-codegen", {}).get("breaking", {}).get("use")
-    if use is None:
-        return None
-    if not isinstance(use, list) or not all(isinstance(item, str) for item in use):
-        raise CodegenError(
-            "[tool.maverick-codegen.breaking] use must be a list of categories and rule ids",
-            Location(path),
-            "CONFIG",
-        )
-    return use
+def _breaking_selection(categories: str | None, config: Config) -> frozenset[str]:
+    """``--categories``, else ``[tool.maverick-codegen.breaking] use``, else the default."""
+    from codegen.breaking import table as breaking  # noqa: PLC0415
+
+    if categories is not None:
+        return breaking.parse_selection(categories.split(","))
+    if config.breaking_use is None:
+        return breaking.parse_selection(breaking.DEFAULT_USE)
+    section = "tool.maverick-codegen.breaking"
+    for name in config.breaking_use:
+        try:
+            breaking.parse_selection([name])
+        except CodegenError as exc:
+            where = config_location(config.path, section, "use", name)
+            raise CodegenError(f"[{section}] use: {exc.message}", where, "CONFIG") from None
+    return breaking.parse_selection(config.breaking_use)
 
 
 def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
@@ -97,12 +181,7 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.breaking import table as breaking  # noqa: PLC0415
     from codegen.core.loader import load_tree  # noqa: PLC0415
 
-    if args.categories is not None:
-        selection = breaking.parse_selection(args.categories.split(","))
-    else:
-        selection = breaking.parse_selection(
-            _configured_use(args.config) or list(breaking.DEFAULT_USE)
-        )
+    selection = _breaking_selection(args.categories, config)
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
     current = breaking.Side(load_tree(config.schema_dir), shown)
@@ -118,7 +197,7 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         if chosen:
             print(
                 f"{len(chosen)} breaking changes in {against}. Contracts change additively "
-                "only: see 'How to evolve a contract' in README.md",
+                "only: see 'How to evolve a contract' in the README of maverick-contracts",
                 file=out,
             )
         else:
@@ -132,24 +211,44 @@ def rules_options(parser: argparse.ArgumentParser) -> None:
 
 def run_rules(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.breaking.table import BREAKING_RULES  # noqa: PLC0415
-    from codegen.lint.table import LINT_RULES  # noqa: PLC0415
+    from codegen.lint.table import LINT_RULES, select_rules  # noqa: PLC0415
 
-    tables = {
-        "lint": [(r.id, r.category, r.purpose) for r in LINT_RULES],
-        "breaking": [(r.id, ",".join(r.categories), r.purpose) for r in BREAKING_RULES],
+    lint = select_rules(config.lint, config.path)
+    lint_on = {rule.id for rule in lint.rules}
+    breaking = _breaking_selection(None, config)
+    tables: dict[str, list[tuple[str, str, bool, list[str], str]]] = {
+        "lint": [
+            (r.id, r.category, r.id in lint_on, lint.ignored_in(r.id), r.purpose)
+            for r in LINT_RULES
+        ],
+        "breaking": [
+            (r.id, ",".join(r.categories), bool(breaking & {r.id, *r.categories}), [], r.purpose)
+            for r in BREAKING_RULES
+        ],
     }
     if args.format == "json":
         rows = {
-            name: [{"id": i, "categories": c.split(","), "purpose": p} for i, c, p in table]
+            name: [
+                {"id": i, "categories": c.split(","), "on": on, "ignored_in": ig, "purpose": p}
+                for i, c, on, ig, p in table
+            ]
             for name, table in tables.items()
         }
         out.write(json.dumps(rows, indent=2) + "\n")
         return EXIT_OK
     for name, table in tables.items():
-        width = max(len(row[0]) for row in [("ID", "", ""), *table])
-        cats = max(len(row[1]) for row in [("", "CATEGORIES", ""), *table])
-        print(f"{name} rules:", file=out)
-        print(f"  {'ID':<{width}}  {'CATEGORIES':<{cats}}  PURPOSE", file=out)
-        for rule_id, categories, purpose in table:
-            print(f"  {rule_id:<{width}}  {categories:<{cats}}  {purpose}", file=out)
+        shown = [("ID", "CATEGORIES", "ON", "PURPOSE")]
+        shown += [(i, c, _state(on, ig), p) for i, c, on, ig, p in table]
+        widths = [max(len(row[k]) for row in shown) for k in (0, 1, 2)]
+        source = f"[tool.maverick-codegen.{name}] of {config.display(config.path)}"
+        print(f"{name} rules: (ON: as {source} selects)", file=out)
+        for row in shown:
+            cells = "  ".join(f"{v:<{w}}" for v, w in zip(row, widths, strict=False))
+            print(f"  {cells}  {row[3]}", file=out)
     return EXIT_OK
+
+
+def _state(on: bool, ignored_in: list[str]) -> str:
+    if not on:
+        return "off"
+    return f"on, not in {', '.join(ignored_in)}" if ignored_in else "on"

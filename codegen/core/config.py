@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -10,7 +11,25 @@ from types import MappingProxyType
 
 from codegen.core.errors import CodegenError, Location
 
-__all__ = ["Config", "load_config"]
+__all__ = ["Config", "LintSettings", "config_location", "load_config"]
+
+TABLE = "tool.maverick-codegen"
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """``[tool.maverick-codegen.lint]``, checked for shape, with buf's meaning.
+
+    ``use`` (rule ids and categories; ``None``: every rule) less ``except``; no rule reports
+    anything below a path of ``ignore``, nor a rule of ``ignore_only`` below its path. Paths
+    are POSIX paths relative to the project root, inside the schema folder; the lint checks the
+    rule ids and categories (the core does not know the table).
+    """
+
+    use: tuple[str, ...] | None = None
+    except_: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    ignore_only: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -28,6 +47,9 @@ class Config:
     agents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     docs_file: Path | None = None
     export_dir: Path | None = None
+    path: Path = Path("pyproject.toml")
+    lint: LintSettings = LintSettings()
+    breaking_use: tuple[str, ...] | None = None
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -74,6 +96,117 @@ def _optional_paths(
     return docs_file, export_dir
 
 
+_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
+
+
+def config_location(path: Path, section: str, key: str, value: str | None = None) -> Location:
+    """Where ``key`` of table ``[section]`` (and in it, the string ``value``) is written.
+
+    TOML parsers give no positions: the text is searched, and the table's header (or the
+    file alone) is the answer when the key is written some other way.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return Location(path)
+    header_at: Location | None = None
+    key_at: Location | None = None
+    inside = False
+    key_form = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+    for number, line in enumerate(lines, 1):
+        header = _HEADER.match(line)
+        if header:
+            if key_at is not None:
+                break  # the table, and the key's value, ended
+            inside = header.group(1).replace(" ", "") == section
+            if inside:
+                header_at = Location(path, number, line.index("[") + 1)
+            continue
+        if not inside:
+            continue
+        if key_at is None:
+            if not key_form.match(line):
+                continue
+            key_at = Location(path, number, len(line) - len(line.lstrip()) + 1)
+            if value is None:
+                return key_at
+        for quoted in (f'"{value}"', f"'{value}'"):
+            if quoted in line:
+                return Location(path, number, line.index(quoted) + 1)
+    return key_at or header_at or Location(path)
+
+
+def _strings(value: object, where: Location, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise CodegenError(f"{name} must be a list of rule ids and categories", where, "CONFIG")
+    return tuple(value)
+
+
+def _lint_settings(path: Path, root: Path, schema_dir: Path, table: object) -> LintSettings:
+    section = f"{TABLE}.lint"
+    if table is None:
+        return LintSettings()
+    if not isinstance(table, dict):
+        raise CodegenError(f"[{section}] must be a table", Location(path), "CONFIG")
+    for key in table:
+        if key not in ("use", "except", "ignore"):
+            raise CodegenError(
+                f"[{section}] has no key {key!r} (use, except, ignore)",
+                config_location(path, section, key),
+                "CONFIG",
+            )
+    where = {key: config_location(path, section, key) for key in table}
+    use = table.get("use")
+    except_ = table.get("except", [])
+    ignore: list[str] = []
+    ignore_only: list[tuple[str, tuple[str, ...]]] = []
+
+    def inside(entry: object) -> str:
+        if not isinstance(entry, str) or not entry:
+            raise CodegenError(
+                f"[{section}] ignore holds paths, or tables of path = [rule ids]",
+                where["ignore"],
+                "CONFIG",
+            )
+        here = config_location(path, section, "ignore", entry)
+        target = root / entry
+        if not target.exists():
+            raise CodegenError(f"[{section}] ignore: {entry} does not exist", here, "CONFIG")
+        if not target.resolve().is_relative_to(schema_dir.resolve()):
+            raise CodegenError(
+                f"[{section}] ignore: {entry} is not inside schema_dir", here, "CONFIG"
+            )
+        return target.resolve().relative_to(root.resolve()).as_posix()
+
+    entries = table.get("ignore", [])
+    if not isinstance(entries, list):
+        raise CodegenError(f"[{section}] ignore must be a list", where["ignore"], "CONFIG")
+    for entry in entries:
+        if isinstance(entry, dict):
+            for name, rules in entry.items():
+                here = config_location(path, section, "ignore", name)
+                ignore_only.append((inside(name), _strings(rules, here, f"ignore {name!r}")))
+        else:
+            ignore.append(inside(entry))
+    return LintSettings(
+        None if use is None else _strings(use, where["use"], f"[{section}] use"),
+        _strings(except_, where.get("except", Location(path)), f"[{section}] except"),
+        tuple(ignore),
+        tuple(ignore_only),
+    )
+
+
+def _breaking_use(path: Path, table: object) -> tuple[str, ...] | None:
+    section = f"{TABLE}.breaking"
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise CodegenError(f"[{section}] must be a table", Location(path), "CONFIG")
+    use = table.get("use")
+    where = config_location(path, section, "use")
+    return None if use is None else _strings(use, where, f"[{section}] use")
+
+
 def load_config(path: Path) -> Config:
     """Load the configuration; paths in it are relative to the file's folder."""
     where = Location(path)
@@ -109,4 +242,7 @@ def load_config(path: Path) -> Config:
         MappingProxyType(dict(agents)),
         docs_file=docs_file,
         export_dir=export_dir,
+        path=path,
+        lint=_lint_settings(path, root, schema_dir, table.get("lint")),
+        breaking_use=_breaking_use(path, table.get("breaking")),
     )

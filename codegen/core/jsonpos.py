@@ -50,9 +50,21 @@ class JsonPositions:
 
     @cached_property
     def _offsets(self) -> dict[str, int]:
+        return self._scan[0]
+
+    @cached_property
+    def _scan(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Where each pointer starts (an object member: its key), and where each value does."""
         offsets: dict[str, int] = {}
-        self._value(_WS.match(self._text, 0).end(), "", offsets)  # type: ignore[union-attr]
-        return offsets
+        values: dict[str, int] = {}
+        self._duplicates: list[tuple[str, int]] = []
+        self._value(_WS.match(self._text, 0).end(), "", offsets, values)  # type: ignore[union-attr]
+        return offsets, values
+
+    def duplicate_keys(self) -> list[tuple[str, int, int]]:
+        """Every repeated key of an object: its member's pointer, 1-based line and column."""
+        self._scan  # noqa: B018  (the scan finds them)
+        return [(pointer, *self.offset_line_col(i)) for pointer, i in self._duplicates]
 
     @cached_property
     def _line_starts(self) -> list[int]:
@@ -67,6 +79,14 @@ class JsonPositions:
             pointer = pointer.rsplit("/", 1)[0]
         offset = self._offsets.get(pointer, 0)
         return self.offset_line_col(offset)
+
+    def value_line_col(self, pointer: str) -> tuple[int, int]:
+        """1-based line and column of the value at ``pointer`` (of an object member: not its
+        key), or of its nearest existing ancestor."""
+        values = self._scan[1]
+        while pointer not in values and pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+        return self.offset_line_col(values.get(pointer, 0))
 
     def offset_line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -83,8 +103,9 @@ class JsonPositions:
     def _skip(self, i: int) -> int:
         return _WS.match(self._text, i).end()  # type: ignore[union-attr]
 
-    def _value(self, i: int, pointer: str, offsets: dict[str, int]) -> int:
+    def _value(self, i: int, pointer: str, offsets: dict[str, int], values: dict[str, int]) -> int:
         offsets.setdefault(pointer, i)
+        values[pointer] = i
         text = self._text
         char = text[i]
         if char == "{":
@@ -96,10 +117,12 @@ class JsonPositions:
                 if key_match is None:
                     raise ValueError(f"expected a key at offset {i}")
                 child = f"{pointer}/{escape_pointer(json.loads(key_match.group()))}"
+                if child in offsets:
+                    self._duplicates.append((child, i))
                 offsets[child] = i
                 i = self._skip(key_match.end())
                 i = self._skip(i + 1)  # the colon
-                i = self._skip(self._value(i, child, offsets))
+                i = self._skip(self._value(i, child, offsets, values))
                 if text[i] == "}":
                     return i + 1
                 i = self._skip(i + 1)  # the comma
@@ -109,7 +132,7 @@ class JsonPositions:
                 return i + 1
             index = 0
             while True:
-                i = self._skip(self._value(i, f"{pointer}/{index}", offsets))
+                i = self._skip(self._value(i, f"{pointer}/{index}", offsets, values))
                 index += 1
                 if text[i] == "]":
                     return i + 1

@@ -201,7 +201,7 @@ def parse_schema(path: Path, raw: bytes) -> tuple[str, Any]:
             f"malformed JSON: {exc.msg}", Location(path, exc.lineno, exc.colno), "JSON"
         ) from exc
     except ValueError as exc:
-        raise SchemaError(f"malformed JSON: {exc}", Location(path), "JSON") from exc
+        raise SchemaError(f"malformed JSON: {exc}", _duplicate_at(path, text, exc), "JSON") from exc
     pointer = _too_deep(data)
     if pointer is not None:
         line, column = JsonPositions(text).line_col(pointer)
@@ -225,6 +225,22 @@ def _too_deep(document: Any) -> str | None:
         elif isinstance(value, list):
             pending += [(v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(value)]
     return None
+
+
+def _duplicate_at(path: Path, text: str, error: ValueError) -> Location:
+    """Where the duplicate key that ``error`` names is written (the file, for other errors)."""
+    if not str(error).startswith("duplicate key"):
+        return Location(path)
+    try:
+        duplicates = JsonPositions(text).duplicate_keys()
+    except (ValueError, IndexError):
+        return Location(path)
+    key = escape_pointer(str(error).removeprefix("duplicate key ").strip("'\""))
+    named = [d for d in duplicates if d[0].rsplit("/", 1)[-1] == key] or duplicates
+    if not named:
+        return Location(path)
+    pointer, line, column = named[0]
+    return Location(path, line, column, pointer)
 
 
 def _check_identity(schema: SchemaFile) -> None:

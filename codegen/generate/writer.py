@@ -2,15 +2,20 @@
 
 Every changed file of every output is first written to a temporary file beside its target;
 only when all of them are written are they renamed into place. A failure before that point
-removes the temporary files and leaves the previous generation untouched. Only files that
+removes the temporary files and leaves the previous generation untouched. While the renames
+(and removals of stale files) run, Ctrl-C (SIGINT) is held back and delivered right after: an
+interruption leaves the previous generation or the new one, never a mix. Only files that
 their target recognises as generated (:mod:`codegen.generate.targets`) are ever replaced or deleted.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -93,17 +98,35 @@ def write_outputs(outputs: Iterable[Output]) -> WriteReport:
         for staged_file, _ in staged:
             staged_file.unlink(missing_ok=True)
         raise
-    for staged_file, target in staged:
-        os.replace(staged_file, target)
-    for plan in plans:
-        for rel in plan.stale:
-            (plan.target.folder / rel).unlink()
-        _remove_emptied_folders(plan.target.folder, plan.stale)
+    with _sigint_held_back():
+        for staged_file, target in staged:
+            os.replace(staged_file, target)
+        for plan in plans:
+            for rel in plan.stale:
+                (plan.target.folder / rel).unlink()
+            _remove_emptied_folders(plan.target.folder, plan.stale)
     return WriteReport(
         written=tuple(p.target.show(rel) for p in plans for rel in sorted(p.changed)),
         unchanged=tuple(p.target.show(rel) for p in plans for rel in p.unchanged),
         removed=tuple(p.target.show(rel) for p in plans for rel in p.stale),
     )
+
+
+@contextmanager
+def _sigint_held_back() -> Iterator[None]:
+    """Hold SIGINT back until the block is done, then deliver it (main thread only: Python
+    runs signal handlers there, and only there can they be replaced)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received:
+            signal.raise_signal(signal.SIGINT)
 
 
 def _remove_emptied_folders(root: Path, removed: Iterable[PurePosixPath]) -> None:

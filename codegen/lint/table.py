@@ -10,15 +10,19 @@ findings, all of them (see :func:`codegen.lint.engine.collect`).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
+from codegen.core.config import LintSettings, config_location
+from codegen.core.errors import CodegenError
 from codegen.core.report import Finding
 from codegen.lint import generator as g
 from codegen.lint import layout
 from codegen.lint import structure as c
 from codegen.lint.engine import LintContext, LintRule, read_tree
 
-__all__ = ["LINT_RULES", "lint_tree"]
+__all__ = ["LINT_RULES", "LintSelection", "lint_tree", "select_rules"]
 
 
 # ---------------------------------------------------------------------------- the table
@@ -177,21 +181,86 @@ LINT_RULES: tuple[LintRule, ...] = (
 )
 
 
+# ------------------------------------------------------------------- the configured selection
+
+CATEGORIES = tuple(dict.fromkeys(rule.category for rule in LINT_RULES))
+
+
+@dataclass(frozen=True)
+class LintSelection:
+    """The rules that run, and the paths (from the project root) where they report nothing."""
+
+    rules: tuple[LintRule, ...] = LINT_RULES
+    ignore: tuple[str, ...] = ()
+    ignore_only: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def ignored_in(self, rule_id: str) -> list[str]:
+        """The paths below which ``rule_id`` reports nothing."""
+        only = [path for path, rules in self.ignore_only if rule_id in rules]
+        return [*self.ignore, *only]
+
+    def keeps(self, finding: Finding) -> bool:
+        path = PurePosixPath(finding.path)
+        return not any(path.is_relative_to(p) for p in self.ignored_in(finding.rule))
+
+
+def _rule_ids(names: Iterable[str], config_path: Path, key: str) -> set[str]:
+    """The rule ids ``names`` (rule ids and categories) stand for; unknown ones are errors."""
+    chosen: set[str] = set()
+    for name in names:
+        wanted = name.strip().upper()
+        matching = {r.id for r in LINT_RULES if wanted in (r.id, r.category)}
+        if not matching:
+            raise CodegenError(
+                f"[tool.maverick-codegen.lint] {key}: unknown rule or category {name!r} "
+                f"(categories: {', '.join(CATEGORIES)}; rules: maverick-codegen rules)",
+                config_location(config_path, "tool.maverick-codegen.lint", key, name),
+                "CONFIG",
+            )
+        chosen |= matching
+    return chosen
+
+
+def select_rules(settings: LintSettings, config_path: Path) -> LintSelection:
+    """``[tool.maverick-codegen.lint]`` resolved against the table, with buf's meaning:
+    ``use`` (default: every rule) less ``except``; ``ignore`` paths, or paths of given rules."""
+    if settings.use is None:
+        use = {r.id for r in LINT_RULES}
+    else:
+        use = _rule_ids(settings.use, config_path, "use")
+    on = use - _rule_ids(settings.except_, config_path, "except")
+    if not on:
+        raise CodegenError(
+            "[tool.maverick-codegen.lint] use and except leave no rule on",
+            config_location(config_path, "tool.maverick-codegen.lint", "use"),
+            "CONFIG",
+        )
+    only = tuple(
+        (path, frozenset(_rule_ids(rules, config_path, "ignore")))
+        for path, rules in settings.ignore_only
+    )
+    return LintSelection(tuple(r for r in LINT_RULES if r.id in on), settings.ignore, only)
+
+
 def lint_tree(
     root: Path,
     agents: dict[str, str] | None = None,
     *,
     config_path: Path | None = None,
     display_root: str | None = None,
+    selection: LintSelection | None = None,
 ) -> list[Finding]:
-    """Every finding of every rule on the schema folder ``root``, sorted by place.
+    """Every finding of every selected rule on the schema folder ``root``, sorted by place.
 
     Raises :class:`SchemaError` (exit 2) when a file cannot be read as a JSON object.
     """
+    selection = selection or LintSelection()
     context = LintContext(read_tree(root), agents or {}, config_path, display_root)
     findings: set[Finding] = set()
-    for rule in LINT_RULES:
+    for rule in selection.rules:
         findings.update(
-            dataclasses.replace(f, categories=(rule.category,)) for f in rule.check(context)
+            dataclasses.replace(f, categories=(rule.category,))
+            for f in rule.check(context)
+            if selection.keeps(f)
         )
     return sorted(findings)

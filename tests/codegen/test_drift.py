@@ -45,7 +45,8 @@ def test_schema_edited_without_regenerating_fails_naming_the_file(
     assert code == 1
     assert f"changed: {PATH}/tools/problem.py" in out
     assert '+    file: Annotated[StrictStr, Field(description="Path of the file' in out
-    assert out.rstrip().endswith("make generate")
+    # run() passes --config: the hint names the command that works from here
+    assert out.rstrip().endswith(f"maverick-codegen --config {project / 'pyproject.toml'} generate")
 
 
 def test_missing_generated_file_is_reported(make_project: Callable[[str], Path]) -> None:

@@ -1,0 +1,128 @@
+"""The ``generate`` subcommand, once or ``--watch``: what it prints, and the watch loop.
+
+``generate --watch`` generates, then regenerates on every save of a schema file (``*.json``
+below ``schema_dir``) or of the configuration file, until interrupted. Every error is printed
+with its ``file:line:col`` and the loop goes on; a change to the configuration reloads it (and
+what is watched). Files are written by :func:`codegen.generate.writer.write_outputs`: all of a
+generation or none of it, also when Ctrl-C arrives in the middle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from codegen.core.config import Config, load_config
+from codegen.core.errors import CodegenError
+
+if TYPE_CHECKING:
+    from codegen.generate.writer import WriteReport
+
+__all__ = ["generate_options", "print_report", "run_generate", "watch"]
+
+EXIT_OK = 0
+
+
+def generate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep running: regenerate on every save of a schema or of the configuration",
+    )
+
+
+def print_report(report: WriteReport, out: TextIO) -> None:
+    for path in report.written:
+        print(f"wrote {path}", file=out)
+    for path in report.removed:
+        print(f"removed stale {path}", file=out)
+
+
+def generate(config: Config, out: TextIO) -> None:
+    """Generate every output once; raises :class:`CodegenError` for bad input."""
+    from codegen.generate.plan import build_plan  # noqa: PLC0415
+    from codegen.generate.writer import write_outputs  # noqa: PLC0415
+
+    plan = build_plan(config)
+    report = write_outputs(plan.outputs)
+    print_report(report, out)
+    print(
+        f"{len(plan.contracts)} contracts: {len(report.written)} written, "
+        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
+        file=out,
+        flush=True,
+    )
+
+
+def run_generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    if args.watch:
+        return watch(args.config, out, sys.stderr)
+    generate(config, out)
+    return EXIT_OK
+
+
+def _error(exc: CodegenError, err: TextIO) -> None:
+    print(f"error: {exc}" if exc.location is None else str(exc), file=err, flush=True)
+
+
+def _attempt(config: Config, out: TextIO, err: TextIO) -> None:
+    try:
+        generate(config, out)
+    except CodegenError as exc:
+        _error(exc, err)
+        print("generation failed; fix the file and save it again", file=out, flush=True)
+
+
+def watch(
+    config_path: Path,
+    out: TextIO,
+    err: TextIO,
+    *,
+    stop: threading.Event | None = None,
+) -> int:
+    """Generate, then regenerate on every change until Ctrl-C (or ``stop`` is set)."""
+    import watchfiles  # noqa: PLC0415
+
+    config_file = config_path.resolve()
+    try:
+        config = load_config(config_path)
+        _attempt(config, out, err)
+        while True:
+            schema_dir = config.schema_dir.resolve()
+
+            def wanted(_: watchfiles.Change, name: str, folder: Path = schema_dir) -> bool:
+                path = Path(name)
+                if path == config_file:
+                    return True
+                return path.suffix == ".json" and path.is_relative_to(folder)
+
+            shown = config.display(config.schema_dir)
+            print(
+                f"watching {shown}/ and {config.display(config_file)} (Ctrl-C stops)",
+                file=out,
+                flush=True,
+            )
+            for changes in watchfiles.watch(
+                schema_dir, config_file, watch_filter=wanted, stop_event=stop, step=30
+            ):
+                names = sorted({Path(name) for _, name in changes})
+                shown_names = ", ".join(config.display(name) for name in names)
+                print(f"changed: {shown_names}", file=out, flush=True)
+                if config_file not in names:
+                    _attempt(config, out, err)
+                    continue
+                try:
+                    config = load_config(config_path)
+                except CodegenError as exc:
+                    _error(exc, err)  # the previous configuration stays in force
+                else:
+                    _attempt(config, out, err)
+                break  # watch again: the file may be new, schema_dir may have moved
+            else:
+                return EXIT_OK  # stopped
+    except KeyboardInterrupt:
+        print("stopped watching", file=out, flush=True)
+        return EXIT_OK
