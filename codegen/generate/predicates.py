@@ -35,6 +35,7 @@ from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.skeleton import Skeleton
+from codegen.generate.tidy import tidy
 
 __all__ = ["ANNOTATIONS", "KEYWORDS", "RUNTIME", "Predicates", "compile_predicates"]
 
@@ -170,7 +171,7 @@ class _Compiler:
             self.names[key] = None
             return None
         where = ascii(f"{rel}#{pointer}")[1:-1]
-        lines = body if body is not None else ["return True"]
+        lines = tidy(body) if body is not None else ["return True"]
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
         header = f"def {name}(x: Any) -> {returns}:  # {where}"
         self.out.lines += ["", "", header, *("    " + ln for ln in lines)]
@@ -468,6 +469,8 @@ class _Body:
             self.lines += [f"{indent}result = {call}(x)", f"{indent}if result is None:",
                            f"{indent}    {self.fail}", f"{indent}props |= result[0]",
                            f"{indent}items |= result[1]"]  # fmt: skip
+        elif call.startswith("_a"):  # a function that returns annotations, or None
+            self.guard(f"{call}(x) is not None", indent)
         else:
             self.guard(f"{call}(x)", indent)
 

@@ -50,23 +50,17 @@ class FileChange(BaseModel):
 
 
 def _v3(x: Any) -> bool:  # agents/file_change.json#/properties/lines_added
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v4(x: Any) -> bool:  # agents/file_change.json#/properties/lines_removed
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/file_change.json#
     if type(x) is dict:
-        if "lines_added" in x and not _v3(x["lines_added"]):
+        if "lines_added" in x and (not _v3(x["lines_added"])):
             return False
-        if "lines_removed" in x and not _v4(x["lines_removed"]):
+        if "lines_removed" in x and (not _v4(x["lines_removed"])):
             return False
     return True

@@ -75,14 +75,8 @@ class FixResult(BaseModel):
 
 
 def _v2(x: Any) -> bool:  # agents/fix_result.json#/properties/issue_number
-    if _is_number(x):
-        if x < 1:
-            return False
-    return True
+    return not (_is_number(x) and x < 1)
 
 
 def _v0(x: Any) -> bool:  # agents/fix_result.json#
-    if type(x) is dict:
-        if "issue_number" in x and not _v2(x["issue_number"]):
-            return False
-    return True
+    return not (type(x) is dict and "issue_number" in x and (not _v2(x["issue_number"])))

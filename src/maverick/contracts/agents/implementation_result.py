@@ -70,32 +70,23 @@ class ImplementationResult(BaseModel):
 
 
 def _v2(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_completed
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v3(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_failed
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v4(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_skipped
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/implementation_result.json#
     if type(x) is dict:
-        if "tasks_completed" in x and not _v2(x["tasks_completed"]):
+        if "tasks_completed" in x and (not _v2(x["tasks_completed"])):
             return False
-        if "tasks_failed" in x and not _v3(x["tasks_failed"]):
+        if "tasks_failed" in x and (not _v3(x["tasks_failed"])):
             return False
-        if "tasks_skipped" in x and not _v4(x["tasks_skipped"]):
+        if "tasks_skipped" in x and (not _v4(x["tasks_skipped"])):
             return False
     return True

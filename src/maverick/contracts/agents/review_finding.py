@@ -72,14 +72,8 @@ class ReviewFinding(BaseModel):
 
 
 def _v3(x: Any) -> bool:  # agents/review_finding.json#/properties/line
-    if _is_number(x):
-        if x < 1:
-            return False
-    return True
+    return not (_is_number(x) and x < 1)
 
 
 def _v0(x: Any) -> bool:  # agents/review_finding.json#
-    if type(x) is dict:
-        if "line" in x and not _v3(x["line"]):
-            return False
-    return True
+    return not (type(x) is dict and "line" in x and (not _v3(x["line"])))

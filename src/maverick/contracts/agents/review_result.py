@@ -82,14 +82,8 @@ class ReviewResult(BaseModel):
 
 
 def _v4(x: Any) -> bool:  # agents/review_result.json#/properties/files_reviewed
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/review_result.json#
-    if type(x) is dict:
-        if "files_reviewed" in x and not _v4(x["files_reviewed"]):
-            return False
-    return True
+    return not (type(x) is dict and "files_reviewed" in x and (not _v4(x["files_reviewed"])))

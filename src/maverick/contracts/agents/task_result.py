@@ -64,14 +64,8 @@ class TaskResult(BaseModel):
 
 
 def _v9(x: Any) -> bool:  # agents/task_result.json#/properties/duration_ms
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/task_result.json#
-    if type(x) is dict:
-        if "duration_ms" in x and not _v9(x["duration_ms"]):
-            return False
-    return True
+    return not (type(x) is dict and "duration_ms" in x and (not _v9(x["duration_ms"])))

@@ -54,41 +54,29 @@ class UsageStats(BaseModel):
 
 
 def _v1(x: Any) -> bool:  # agents/usage_stats.json#/properties/input_tokens
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v2(x: Any) -> bool:  # agents/usage_stats.json#/properties/output_tokens
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v3(x: Any) -> bool:  # agents/usage_stats.json#/properties/total_cost
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v4(x: Any) -> bool:  # agents/usage_stats.json#/properties/duration_ms
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/usage_stats.json#
     if type(x) is dict:
-        if "input_tokens" in x and not _v1(x["input_tokens"]):
+        if "input_tokens" in x and (not _v1(x["input_tokens"])):
             return False
-        if "output_tokens" in x and not _v2(x["output_tokens"]):
+        if "output_tokens" in x and (not _v2(x["output_tokens"])):
             return False
-        if "total_cost" in x and not _v3(x["total_cost"]):
+        if "total_cost" in x and (not _v3(x["total_cost"])):
             return False
-        if "duration_ms" in x and not _v4(x["duration_ms"]):
+        if "duration_ms" in x and (not _v4(x["duration_ms"])):
             return False
     return True

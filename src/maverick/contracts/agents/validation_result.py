@@ -48,14 +48,8 @@ class ValidationResult(BaseModel):
 
 
 def _v4(x: Any) -> bool:  # agents/validation_result.json#/properties/duration_ms
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/validation_result.json#
-    if type(x) is dict:
-        if "duration_ms" in x and not _v4(x["duration_ms"]):
-            return False
-    return True
+    return not (type(x) is dict and "duration_ms" in x and (not _v4(x["duration_ms"])))

@@ -106,68 +106,55 @@ _C0 = "COMPLIANT"
 
 
 def _v1(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if/properties/status
-    if not (_equal(x, _C0)):
-        return False
-    return True
+    return _equal(x, _C0)
 
 
 def _v0(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if
     if type(x) is dict:
         if "status" not in x:
             return False
-        if "status" in x and not _v1(x["status"]):
+        if not _v1(x["status"]):
             return False
     return True
 
 
 def _v3(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then/properties/violations
-    if not (type(x) is list):
+    if type(x) is not list:
         return False
-    if type(x) is list:
-        if len(x) > 0:
-            return False
-    return True
+    return not len(x) > 0
 
 
 def _v2(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then
-    if type(x) is dict:
-        if "violations" in x and not _v3(x["violations"]):
-            return False
-    return True
+    return not (type(x) is dict and "violations" in x and (not _v3(x["violations"])))
 
 
 _C1 = "VIOLATIONS_FOUND"
 
 
 def _v5(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if/properties/status
-    if not (_equal(x, _C1)):
-        return False
-    return True
+    return _equal(x, _C1)
 
 
 def _v4(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if
     if type(x) is dict:
         if "status" not in x:
             return False
-        if "status" in x and not _v5(x["status"]):
+        if not _v5(x["status"]):
             return False
     return True
 
 
 def _v7(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then/properties/violations
-    if not (type(x) is list):
+    if type(x) is not list:
         return False
-    if type(x) is list:
-        if len(x) < 1:
-            return False
-    return True
+    return not len(x) < 1
 
 
 def _v6(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then
     if type(x) is dict:
         if "violations" not in x:
             return False
-        if "violations" in x and not _v7(x["violations"]):
+        if not _v7(x["violations"]):
             return False
     return True
 
@@ -182,7 +169,4 @@ def _v18(x: Any) -> bool:  # tools/compliance_result.json#/properties/compliance
 
 
 def _v8(x: Any) -> bool:  # tools/compliance_result.json#
-    if type(x) is dict:
-        if "compliance_score" in x and not _v18(x["compliance_score"]):
-            return False
-    return True
+    return not (type(x) is dict and "compliance_score" in x and (not _v18(x["compliance_score"])))

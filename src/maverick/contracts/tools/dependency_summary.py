@@ -50,32 +50,23 @@ class DependencySummary(BaseModel):
 
 
 def _v1(x: Any) -> bool:  # tools/dependency_summary.json#/properties/python_packages
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v2(x: Any) -> bool:  # tools/dependency_summary.json#/properties/node_packages
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v3(x: Any) -> bool:  # tools/dependency_summary.json#/properties/terraform_providers
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # tools/dependency_summary.json#
     if type(x) is dict:
-        if "python_packages" in x and not _v1(x["python_packages"]):
+        if "python_packages" in x and (not _v1(x["python_packages"])):
             return False
-        if "node_packages" in x and not _v2(x["node_packages"]):
+        if "node_packages" in x and (not _v2(x["node_packages"])):
             return False
-        if "terraform_providers" in x and not _v3(x["terraform_providers"]):
+        if "terraform_providers" in x and (not _v3(x["terraform_providers"])):
             return False
     return True

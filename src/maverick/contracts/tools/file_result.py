@@ -55,34 +55,26 @@ class FileResult(ToolResult):
 
 
 def _v3(x: Any) -> bool:  # tools/file_result.json#/properties/size
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v4(x: Any) -> bool:  # tools/file_result.json#/properties/lines
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 _C0 = "utf-8"
 
 
 def _v5(x: Any) -> bool:  # tools/file_result.json#/properties/encoding
-    if not (_equal(x, _C0)):
-        return False
-    return True
+    return _equal(x, _C0)
 
 
 def _v0(x: Any) -> bool:  # tools/file_result.json#
     if type(x) is dict:
-        if "size" in x and not _v3(x["size"]):
+        if "size" in x and (not _v3(x["size"])):
             return False
-        if "lines" in x and not _v4(x["lines"]):
+        if "lines" in x and (not _v4(x["lines"])):
             return False
-        if "encoding" in x and not _v5(x["encoding"]):
+        if "encoding" in x and (not _v5(x["encoding"])):
             return False
     return True

@@ -53,9 +53,7 @@ class NodeDependencies(BaseModel):
 def _v2(
     x: Any,
 ) -> bool:  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
-    if not (type(x) is str):
-        return False
-    return True
+    return type(x) is str
 
 
 _C0: Any = []
@@ -64,33 +62,29 @@ _C0: Any = []
 def _v1(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dependencies
     if type(x) is dict:
         for key, value in x.items():
-            if not (key in _C0):
-                if not _v2(value):
-                    return False
+            if key not in _C0 and (not _v2(value)):
+                return False
     return True
 
 
 def _v4(
     x: Any,
 ) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
-    if not (type(x) is str):
-        return False
-    return True
+    return type(x) is str
 
 
 def _v3(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies
     if type(x) is dict:
         for key, value in x.items():
-            if not (key in _C0):
-                if not _v4(value):
-                    return False
+            if key not in _C0 and (not _v4(value)):
+                return False
     return True
 
 
 def _v0(x: Any) -> bool:  # tools/node_dependencies.json#
     if type(x) is dict:
-        if "dependencies" in x and not _v1(x["dependencies"]):
+        if "dependencies" in x and (not _v1(x["dependencies"])):
             return False
-        if "dev_dependencies" in x and not _v3(x["dev_dependencies"]):
+        if "dev_dependencies" in x and (not _v3(x["dev_dependencies"])):
             return False
     return True

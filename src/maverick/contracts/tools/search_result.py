@@ -64,23 +64,17 @@ class SearchResult(ToolResult):
 
 
 def _v6(x: Any) -> bool:  # tools/search_result.json#/properties/match_count
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v7(x: Any) -> bool:  # tools/search_result.json#/properties/file_count
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # tools/search_result.json#
     if type(x) is dict:
-        if "match_count" in x and not _v6(x["match_count"]):
+        if "match_count" in x and (not _v6(x["match_count"])):
             return False
-        if "file_count" in x and not _v7(x["file_count"]):
+        if "file_count" in x and (not _v7(x["file_count"])):
             return False
     return True

@@ -58,33 +58,28 @@ _C0 = False
 
 
 def _v1(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if/properties/success
-    if not (_equal(x, _C0)):
-        return False
-    return True
+    return _equal(x, _C0)
 
 
 def _v0(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if
     if type(x) is dict:
         if "success" not in x:
             return False
-        if "success" in x and not _v1(x["success"]):
+        if not _v1(x["success"]):
             return False
     return True
 
 
 def _v3(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then/properties/error
-    if not (type(x) is str):
+    if type(x) is not str:
         return False
-    if type(x) is str:
-        if len(x) < 1:
-            return False
-    return True
+    return not len(x) < 1
 
 
 def _v2(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then
     if type(x) is dict:
         if "error" not in x:
             return False
-        if "error" in x and not _v3(x["error"]):
+        if not _v3(x["error"]):
             return False
     return True

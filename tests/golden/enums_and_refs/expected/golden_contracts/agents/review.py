@@ -47,9 +47,7 @@ class Review(BaseModel):
 
 
 def _v7(x: Any) -> bool:  # agents/review.json#/properties/labels/additionalProperties
-    if not (type(x) is str):
-        return False
-    return True
+    return type(x) is str
 
 
 _C0: Any = []
@@ -58,14 +56,10 @@ _C0: Any = []
 def _v6(x: Any) -> bool:  # agents/review.json#/properties/labels
     if type(x) is dict:
         for key, value in x.items():
-            if not (key in _C0):
-                if not _v7(value):
-                    return False
+            if key not in _C0 and (not _v7(value)):
+                return False
     return True
 
 
 def _v0(x: Any) -> bool:  # agents/review.json#
-    if type(x) is dict:
-        if "labels" in x and not _v6(x["labels"]):
-            return False
-    return True
+    return not (type(x) is dict and "labels" in x and (not _v6(x["labels"])))

@@ -41,23 +41,17 @@ class Usage(BaseModel):
 
 
 def _v1(x: Any) -> bool:  # agents/usage.json#/properties/input_tokens
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v2(x: Any) -> bool:  # agents/usage.json#/properties/cost
-    if _is_number(x):
-        if x < 0:
-            return False
-    return True
+    return not (_is_number(x) and x < 0)
 
 
 def _v0(x: Any) -> bool:  # agents/usage.json#
     if type(x) is dict:
-        if "input_tokens" in x and not _v1(x["input_tokens"]):
+        if "input_tokens" in x and (not _v1(x["input_tokens"])):
             return False
-        if "cost" in x and not _v2(x["cost"]):
+        if "cost" in x and (not _v2(x["cost"])):
             return False
     return True

@@ -70,64 +70,51 @@ _C0 = "PASS"
 
 
 def _v1(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if/properties/status
-    if not (_equal(x, _C0)):
-        return False
-    return True
+    return _equal(x, _C0)
 
 
 def _v0(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if
     if type(x) is dict:
         if "status" not in x:
             return False
-        if "status" in x and not _v1(x["status"]):
+        if not _v1(x["status"]):
             return False
     return True
 
 
 def _v3(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then/properties/problems
-    if type(x) is list:
-        if len(x) > 0:
-            return False
-    return True
+    return not (type(x) is list and len(x) > 0)
 
 
 def _v2(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then
-    if type(x) is dict:
-        if "problems" in x and not _v3(x["problems"]):
-            return False
-    return True
+    return not (type(x) is dict and "problems" in x and (not _v3(x["problems"])))
 
 
 _C1 = "FAIL"
 
 
 def _v5(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if/properties/status
-    if not (_equal(x, _C1)):
-        return False
-    return True
+    return _equal(x, _C1)
 
 
 def _v4(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if
     if type(x) is dict:
         if "status" not in x:
             return False
-        if "status" in x and not _v5(x["status"]):
+        if not _v5(x["status"]):
             return False
     return True
 
 
 def _v7(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then/properties/problems
-    if type(x) is list:
-        if len(x) < 1:
-            return False
-    return True
+    return not (type(x) is list and len(x) < 1)
 
 
 def _v6(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then
     if type(x) is dict:
         if "problems" not in x:
             return False
-        if "problems" in x and not _v7(x["problems"]):
+        if not _v7(x["problems"]):
             return False
     return True
 
@@ -142,7 +129,4 @@ def _v14(x: Any) -> bool:  # tools/check_result.json#/properties/score
 
 
 def _v8(x: Any) -> bool:  # tools/check_result.json#
-    if type(x) is dict:
-        if "score" in x and not _v14(x["score"]):
-            return False
-    return True
+    return not (type(x) is dict and "score" in x and (not _v14(x["score"])))

@@ -41,14 +41,8 @@ class Problem(BaseModel):
 
 
 def _v2(x: Any) -> bool:  # tools/problem.json#/properties/line
-    if _is_number(x):
-        if x < 1:
-            return False
-    return True
+    return not (_is_number(x) and x < 1)
 
 
 def _v0(x: Any) -> bool:  # tools/problem.json#
-    if type(x) is dict:
-        if "line" in x and not _v2(x["line"]):
-            return False
-    return True
+    return not (type(x) is dict and "line" in x and (not _v2(x["line"])))
