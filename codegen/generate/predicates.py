@@ -110,6 +110,8 @@ class _Compiler:
         self.pending: dict[str, bool] = {}  # functions being compiled -> referenced meanwhile
         self.constants: dict[str, str] = {}
         self.booleans: dict[str, str] = {}
+        # Class nodes whose validator checks each property on its own (for its message).
+        self.own_properties: set[tuple[str, str]] = set()
 
     def constant(self, value: Any) -> str:
         typed = ": Any" if value in ([], {}) else ""  # an empty container says no item type
@@ -372,7 +374,8 @@ class _Body:
         # Declared properties stay typed by the skeleton even when "properties" was kept.
         properties = self.declared(node)
         in_skeleton = self.residual and "properties" in self.kept
-        for name in properties:
+        own = in_skeleton and (self.schema.rel.as_posix(), self.pointer) in self.c.own_properties
+        for name in [] if own else properties:
             check = self.check("properties", name, residual=in_skeleton)
             if check:
                 body += [f"if {name!r} in x and not {check}(x[{name!r}]):", f"    {self.fail}"]

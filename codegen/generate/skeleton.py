@@ -5,8 +5,8 @@ approximates much of JSON Schema. So it is given only a *skeleton* of each file:
 whose Pydantic form decides exactly as JSON Schema does, with strict types:
 
 * ``type`` (one type, a type and ``null``, or a union of types), and per type: ``minLength``
-  and ``maxLength`` for strings (code points), ``minItems``, ``maxItems`` and ``items`` for
-  arrays, and ``properties``, ``required`` (of declared names) and a boolean
+  and ``maxLength`` for strings (code points), the bounds of numbers (below 2**52, where
+  Pydantic's comparisons are exact), ``minItems``, ``maxItems`` and ``items`` for arrays, and ``properties``, ``required`` (of declared names) and a boolean
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
 * ``enum`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch holds); ``allOf``
@@ -33,6 +33,10 @@ __all__ = ["Skeleton", "build_skeleton"]
 _ANNOTATIONS = ("$schema", "$id", "title", "description", "default", "examples", "deprecated",
                 "$comment")  # fmt: skip
 _LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+# Pydantic compares a bound with a float value as floats: exact while both are below 2**52
+# (integer bounds of integers compare as integers, exactly, whatever their size).
+_EXACT_FLOAT = 2**52
 
 
 @dataclass
@@ -141,6 +145,12 @@ class _Stripper:
         for key in _LENGTHS.get(kind, ()):
             if key in node:
                 out[key] = node[key]
+                kept.add(key)
+        for key in _BOUNDS if kind in ("integer", "number") else ():
+            bound = node.get(key)
+            exact = isinstance(bound, int) or (kind == "number" and isinstance(bound, float))
+            if exact and not isinstance(bound, bool) and abs(bound) < _EXACT_FLOAT:
+                out[key] = bound
                 kept.add(key)
         if kind == "string" and self.string_enum(node):
             out["enum"] = node["enum"]

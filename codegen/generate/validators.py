@@ -16,6 +16,7 @@ and the JSON helpers they call come from the package's ``_types`` module.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
-from codegen.generate.predicates import _Compiler
+from codegen.generate.predicates import ANNOTATIONS, _Compiler
 from codegen.generate.rules import find_rules, rule_message
 from codegen.generate.skeleton import Skeleton
 
@@ -114,12 +115,16 @@ class _ClassGuards:
         if splittable:
             for rule_pointer, rule in find_rules(node):
                 lines += self.rule(self.pointer + rule_pointer, rule, node)
+            if "properties" in kept:
+                lines += self.properties(node)
+                self.c.own_properties.add(key)
             # The rest, without the rules (their only-$ref allOf entries are bases: classes).
             self.skeleton.kept[key] = kept | _RULE_KEYS
             try:
                 rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
             finally:
                 self.skeleton.kept[key] = kept
+                self.c.own_properties.discard(key)
             if not self.bases_are_classes(node):
                 rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
         else:
@@ -128,6 +133,19 @@ class _ClassGuards:
             where = f"{self.rel}#{self.pointer}"
             message = f"the value does not satisfy schemas/{where}"
             lines += [f"if not {rest}(x):", *self.raise_lines("schema", message, where)]
+        return lines
+
+    def properties(self, node: dict[str, Any]) -> list[str]:
+        """One guard per property whose schema says more than its field's type."""
+        lines = []
+        for name, sub in node["properties"].items():
+            here = f"{self.pointer}/properties/{escape_pointer(name)}"
+            check = self.c.boolean(self.schema, here, residual=True)
+            if check:
+                kept = self.skeleton.kept.get((self.rel, here), frozenset())
+                message = f"{name}: {_describe(sub, kept)}"
+                test = f"{name!r} in x and not {check}(x[{name!r}])"
+                lines += [f"if {test}:", *self.raise_lines("schema", message, f"{self.rel}#{here}")]
         return lines
 
     def bases_are_classes(self, node: dict[str, Any]) -> bool:
@@ -169,6 +187,20 @@ class _ClassGuards:
         else:
             test = f"not {self.check(pointer)}(x)"
         return [f"if {test}:", *self.raise_lines("schema_rule", message, where)]
+
+
+def _describe(node: Any, kept: frozenset[str]) -> str:
+    """What a schema says beyond its field's type, for an error message."""
+    if node is False:
+        return "the property is not allowed"
+    if not isinstance(node, dict):
+        return "the value does not satisfy its schema"
+    said = [k for k in node if k not in kept and k not in ANNOTATIONS and k != "$id"]
+    parts = [
+        f"{k} {json.dumps(node[k])}" if isinstance(node[k], str | int | float | bool) else k
+        for k in said
+    ]
+    return "the value does not satisfy " + (", ".join(parts) or "its schema")
 
 
 def _unescape(token: str) -> str:

@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from .._types import JsonInt, _is_number, _json_view
+from .._types import JsonInt
 from .file_change import FileChange
 
 
@@ -23,7 +22,7 @@ class FixResult(BaseModel):
         frozen=True,
     )
     success: Annotated[StrictBool, Field(description="Whether the issue was fixed.")]
-    issue_number: Annotated[JsonInt, Field(description="Number of the GitHub issue.")]
+    issue_number: Annotated[JsonInt, Field(description="Number of the GitHub issue.", ge=1)]
     issue_title: Annotated[StrictStr, Field(description="Title of the issue.")]
     issue_url: Annotated[StrictStr, Field(description="Link to the issue; empty when unknown.")] = (
         ""
@@ -57,26 +56,3 @@ class FixResult(BaseModel):
         dict[str, Any], Field(description="Context of the run, such as duration_ms and dry_run.")
     ] = {}
     errors: Annotated[list[StrictStr], Field(description="Error messages.")] = []
-
-    @model_validator(mode="after")
-    def _check_fix_result(self) -> Self:
-        """Enforce what the field types of FixResult cannot, as schemas/agents/fix_result.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/agents/fix_result.json#",
-                {"rule": "agents/fix_result.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v2(x: Any) -> bool:  # agents/fix_result.json#/properties/issue_number
-    return not (_is_number(x) and x < 1)
-
-
-def _v0(x: Any) -> bool:  # agents/fix_result.json#
-    return not (type(x) is dict and "issue_number" in x and (not _v2(x["issue_number"])))

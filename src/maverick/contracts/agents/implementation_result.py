@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from .._types import JsonInt, _is_number, _json_view
+from .._types import JsonInt
 from .file_change import FileChange
 from .task_result import TaskResult
 
@@ -26,9 +25,9 @@ class ImplementationResult(BaseModel):
     success: Annotated[
         StrictBool, Field(description="Whether every task succeeded, i.e. no task failed.")
     ]
-    tasks_completed: Annotated[JsonInt, Field(description="Number of tasks that completed.")]
-    tasks_failed: Annotated[JsonInt, Field(description="Number of tasks that failed.")]
-    tasks_skipped: Annotated[JsonInt, Field(description="Number of tasks that were skipped.")]
+    tasks_completed: Annotated[JsonInt, Field(description="Number of tasks that completed.", ge=0)]
+    tasks_failed: Annotated[JsonInt, Field(description="Number of tasks that failed.", ge=0)]
+    tasks_skipped: Annotated[JsonInt, Field(description="Number of tasks that were skipped.", ge=0)]
     task_results: Annotated[
         list[TaskResult], Field(description="Result of each task.", validate_default=True)
     ] = []
@@ -52,41 +51,3 @@ class ImplementationResult(BaseModel):
         ),
     ] = {}
     errors: Annotated[list[StrictStr], Field(description="Error messages.")] = []
-
-    @model_validator(mode="after")
-    def _check_implementation_result(self) -> Self:
-        """Enforce what the field types of ImplementationResult cannot, as schemas/agents/implementation_result.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/agents/implementation_result.json#",
-                {"rule": "agents/implementation_result.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v2(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_completed
-    return not (_is_number(x) and x < 0)
-
-
-def _v3(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_failed
-    return not (_is_number(x) and x < 0)
-
-
-def _v4(x: Any) -> bool:  # agents/implementation_result.json#/properties/tasks_skipped
-    return not (_is_number(x) and x < 0)
-
-
-def _v0(x: Any) -> bool:  # agents/implementation_result.json#
-    if type(x) is dict:
-        if "tasks_completed" in x and (not _v2(x["tasks_completed"])):
-            return False
-        if "tasks_failed" in x and (not _v3(x["tasks_failed"])):
-            return False
-        if "tasks_skipped" in x and (not _v4(x["tasks_skipped"])):
-            return False
-    return True

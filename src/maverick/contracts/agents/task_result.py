@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from .._types import JsonInt, _is_number, _json_view
+from .._types import JsonInt
 from .file_change import FileChange
 from .task_status import TaskStatus
 from .validation_result import ValidationResult
@@ -39,33 +38,12 @@ class TaskResult(BaseModel):
     error: Annotated[
         StrictStr | None, Field(description="Failure message when the task failed; null otherwise.")
     ] = None
-    duration_ms: Annotated[JsonInt, Field(description="Duration of the task in milliseconds.")] = 0
+    duration_ms: Annotated[
+        JsonInt, Field(description="Duration of the task in milliseconds.", ge=0)
+    ] = 0
     validation: Annotated[
         list[ValidationResult],
         Field(
             description="Results of the validation steps run after the task.", validate_default=True
         ),
     ] = []
-
-    @model_validator(mode="after")
-    def _check_task_result(self) -> Self:
-        """Enforce what the field types of TaskResult cannot, as schemas/agents/task_result.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/agents/task_result.json#",
-                {"rule": "agents/task_result.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v9(x: Any) -> bool:  # agents/task_result.json#/properties/duration_ms
-    return not (_is_number(x) and x < 0)
-
-
-def _v0(x: Any) -> bool:  # agents/task_result.json#
-    return not (type(x) is dict and "duration_ms" in x and (not _v9(x["duration_ms"])))

@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field
 
-from .._types import JsonInt, JsonNumber, _is_number, _json_view
+from .._types import JsonInt, JsonNumber
 
 
 class UsageStats(BaseModel):
@@ -22,61 +21,18 @@ class UsageStats(BaseModel):
         frozen=True,
     )
     input_tokens: Annotated[
-        JsonInt, Field(description="Number of tokens in the prompt sent to the model.")
+        JsonInt, Field(description="Number of tokens in the prompt sent to the model.", ge=0)
     ]
     output_tokens: Annotated[
-        JsonInt, Field(description="Number of tokens in the model's response.")
+        JsonInt, Field(description="Number of tokens in the model's response.", ge=0)
     ]
     total_cost: Annotated[
         JsonNumber | None,
         Field(
-            description="Estimated cost of the run in US dollars; null when the cost is not known."
+            description="Estimated cost of the run in US dollars; null when the cost is not known.",
+            ge=0.0,
         ),
     ] = None
     duration_ms: Annotated[
-        JsonInt, Field(description="Wall-clock duration of the run in milliseconds.")
+        JsonInt, Field(description="Wall-clock duration of the run in milliseconds.", ge=0)
     ]
-
-    @model_validator(mode="after")
-    def _check_usage_stats(self) -> Self:
-        """Enforce what the field types of UsageStats cannot, as schemas/agents/usage_stats.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/agents/usage_stats.json#",
-                {"rule": "agents/usage_stats.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v1(x: Any) -> bool:  # agents/usage_stats.json#/properties/input_tokens
-    return not (_is_number(x) and x < 0)
-
-
-def _v2(x: Any) -> bool:  # agents/usage_stats.json#/properties/output_tokens
-    return not (_is_number(x) and x < 0)
-
-
-def _v3(x: Any) -> bool:  # agents/usage_stats.json#/properties/total_cost
-    return not (_is_number(x) and x < 0)
-
-
-def _v4(x: Any) -> bool:  # agents/usage_stats.json#/properties/duration_ms
-    return not (_is_number(x) and x < 0)
-
-
-def _v0(x: Any) -> bool:  # agents/usage_stats.json#
-    if type(x) is dict:
-        if "input_tokens" in x and (not _v1(x["input_tokens"])):
-            return False
-        if "output_tokens" in x and (not _v2(x["output_tokens"])):
-            return False
-        if "total_cost" in x and (not _v3(x["total_cost"])):
-            return False
-        if "duration_ms" in x and (not _v4(x["duration_ms"])):
-            return False
-    return True

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 from pydantic import ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonNumber, _equal, _is_number, _json_view
+from .._types import JsonNumber, _equal, _json_view
 from .tool_result import ToolResult
 from .violation import Violation
 
@@ -42,7 +42,9 @@ class ComplianceResult(ToolResult):
     compliance_score: Annotated[
         JsonNumber | None,
         Field(
-            description="Percentage of the checked rules that passed, from 0 to 100; null on error."
+            description="Percentage of the checked rules that passed, from 0 to 100; null on error.",
+            ge=0.0,
+            le=100.0,
         ),
     ] = None
     risk_level: Annotated[
@@ -70,12 +72,6 @@ class ComplianceResult(ToolResult):
                 "schema_rule",
                 "When status is VIOLATIONS_FOUND, violations must list at least one violation.",
                 {"rule": "tools/compliance_result.json#/allOf/2"},
-            )
-        if not _v8(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/tools/compliance_result.json#",
-                {"rule": "tools/compliance_result.json#"},
             )
         return self
 
@@ -157,16 +153,3 @@ def _v6(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then
         if not _v7(x["violations"]):
             return False
     return True
-
-
-def _v18(x: Any) -> bool:  # tools/compliance_result.json#/properties/compliance_score
-    if _is_number(x):
-        if x < 0:
-            return False
-        if x > 100:
-            return False
-    return True
-
-
-def _v8(x: Any) -> bool:  # tools/compliance_result.json#
-    return not (type(x) is dict and "compliance_score" in x and (not _v18(x["compliance_score"])))

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Self
 from pydantic import ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonInt, _equal, _is_number, _json_view
+from .._types import JsonInt, _equal, _json_view
 from .tool_result import ToolResult
 
 
@@ -29,10 +29,10 @@ class FileResult(ToolResult):
         StrictStr | None, Field(description="Contents of the file as UTF-8 text; null on error.")
     ] = None
     size: Annotated[
-        JsonInt | None, Field(description="Size of the file in bytes; null on error.")
+        JsonInt | None, Field(description="Size of the file in bytes; null on error.", ge=0)
     ] = None
     lines: Annotated[
-        JsonInt | None, Field(description="Number of lines in the file; null on error.")
+        JsonInt | None, Field(description="Number of lines in the file; null on error.", ge=0)
     ] = None
     encoding: Annotated[
         Any, Field(description='Character encoding of content; always "utf-8".')
@@ -42,39 +42,19 @@ class FileResult(ToolResult):
     def _check_file_result(self) -> Self:
         """Enforce what the field types of FileResult cannot, as schemas/tools/file_result.json does."""
         x = _json_view(self)
-        if not _v0(x):
+        if "encoding" in x and not _v4(x["encoding"]):
             raise PydanticCustomError(
                 "schema",
-                "the value does not satisfy schemas/tools/file_result.json#",
-                {"rule": "tools/file_result.json#"},
+                'encoding: the value does not satisfy const "utf-8"',
+                {"rule": "tools/file_result.json#/properties/encoding"},
             )
         return self
 
 
 # The predicates the validators call: JSON Schema, compiled.
 
-
-def _v3(x: Any) -> bool:  # tools/file_result.json#/properties/size
-    return not (_is_number(x) and x < 0)
-
-
-def _v4(x: Any) -> bool:  # tools/file_result.json#/properties/lines
-    return not (_is_number(x) and x < 0)
-
-
 _C0 = "utf-8"
 
 
-def _v5(x: Any) -> bool:  # tools/file_result.json#/properties/encoding
+def _v4(x: Any) -> bool:  # tools/file_result.json#/properties/encoding
     return _equal(x, _C0)
-
-
-def _v0(x: Any) -> bool:  # tools/file_result.json#
-    if type(x) is dict:
-        if "size" in x and (not _v3(x["size"])):
-            return False
-        if "lines" in x and (not _v4(x["lines"])):
-            return False
-        if "encoding" in x and (not _v5(x["encoding"])):
-            return False
-    return True

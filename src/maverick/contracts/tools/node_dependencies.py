@@ -38,11 +38,17 @@ class NodeDependencies(BaseModel):
     def _check_node_dependencies(self) -> Self:
         """Enforce what the field types of NodeDependencies cannot, as schemas/tools/node_dependencies.json does."""
         x = _json_view(self)
-        if not _v0(x):
+        if "dependencies" in x and not _v0(x["dependencies"]):
             raise PydanticCustomError(
                 "schema",
-                "the value does not satisfy schemas/tools/node_dependencies.json#",
-                {"rule": "tools/node_dependencies.json#"},
+                "dependencies: the value does not satisfy additionalProperties",
+                {"rule": "tools/node_dependencies.json#/properties/dependencies"},
+            )
+        if "dev_dependencies" in x and not _v2(x["dev_dependencies"]):
+            raise PydanticCustomError(
+                "schema",
+                "dev_dependencies: the value does not satisfy additionalProperties",
+                {"rule": "tools/node_dependencies.json#/properties/dev_dependencies"},
             )
         return self
 
@@ -50,7 +56,7 @@ class NodeDependencies(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v2(
+def _v1(
     x: Any,
 ) -> bool:  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
     return type(x) is str
@@ -59,32 +65,23 @@ def _v2(
 _C0: Any = []
 
 
-def _v1(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dependencies
+def _v0(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dependencies
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v2(value)):
+            if key not in _C0 and (not _v1(value)):
                 return False
     return True
 
 
-def _v4(
+def _v3(
     x: Any,
 ) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
     return type(x) is str
 
 
-def _v3(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies
+def _v2(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v4(value)):
+            if key not in _C0 and (not _v3(value)):
                 return False
-    return True
-
-
-def _v0(x: Any) -> bool:  # tools/node_dependencies.json#
-    if type(x) is dict:
-        if "dependencies" in x and (not _v1(x["dependencies"])):
-            return False
-        if "dev_dependencies" in x and (not _v3(x["dev_dependencies"])):
-            return False
     return True

@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated
 
-from pydantic import ConfigDict, Field, StrictBool, StrictStr, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
-from .._types import JsonInt, _is_number, _json_view
+from .._types import JsonInt
 from .search_match import SearchMatch
 from .tool_result import ToolResult
 
@@ -35,10 +34,10 @@ class SearchResult(ToolResult):
         ),
     ] = []
     match_count: Annotated[
-        JsonInt, Field(description="Total number of matches found, before truncation.")
+        JsonInt, Field(description="Total number of matches found, before truncation.", ge=0)
     ] = 0
     file_count: Annotated[
-        JsonInt, Field(description="Number of distinct files with at least one match.")
+        JsonInt, Field(description="Number of distinct files with at least one match.", ge=0)
     ] = 0
     truncated: Annotated[
         StrictBool,
@@ -46,35 +45,3 @@ class SearchResult(ToolResult):
             description="Whether matches was cut to the tool's result limit and so holds fewer than match_count entries."
         ),
     ] = False
-
-    @model_validator(mode="after")
-    def _check_search_result(self) -> Self:
-        """Enforce what the field types of SearchResult cannot, as schemas/tools/search_result.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/tools/search_result.json#",
-                {"rule": "tools/search_result.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v6(x: Any) -> bool:  # tools/search_result.json#/properties/match_count
-    return not (_is_number(x) and x < 0)
-
-
-def _v7(x: Any) -> bool:  # tools/search_result.json#/properties/file_count
-    return not (_is_number(x) and x < 0)
-
-
-def _v0(x: Any) -> bool:  # tools/search_result.json#
-    if type(x) is dict:
-        if "match_count" in x and (not _v6(x["match_count"])):
-            return False
-        if "file_count" in x and (not _v7(x["file_count"])):
-            return False
-    return True

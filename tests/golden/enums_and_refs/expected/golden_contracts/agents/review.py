@@ -34,11 +34,11 @@ class Review(BaseModel):
     def _check_review(self) -> Self:
         """Enforce what the field types of Review cannot, as schemas/agents/review.json does."""
         x = _json_view(self)
-        if not _v0(x):
+        if "labels" in x and not _v5(x["labels"]):
             raise PydanticCustomError(
                 "schema",
-                "the value does not satisfy schemas/agents/review.json#",
-                {"rule": "agents/review.json#"},
+                "labels: the value does not satisfy additionalProperties",
+                {"rule": "agents/review.json#/properties/labels"},
             )
         return self
 
@@ -46,20 +46,16 @@ class Review(BaseModel):
 # The predicates the validators call: JSON Schema, compiled.
 
 
-def _v7(x: Any) -> bool:  # agents/review.json#/properties/labels/additionalProperties
+def _v6(x: Any) -> bool:  # agents/review.json#/properties/labels/additionalProperties
     return type(x) is str
 
 
 _C0: Any = []
 
 
-def _v6(x: Any) -> bool:  # agents/review.json#/properties/labels
+def _v5(x: Any) -> bool:  # agents/review.json#/properties/labels
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v7(value)):
+            if key not in _C0 and (not _v6(value)):
                 return False
     return True
-
-
-def _v0(x: Any) -> bool:  # agents/review.json#
-    return not (type(x) is dict and "labels" in x and (not _v6(x["labels"])))

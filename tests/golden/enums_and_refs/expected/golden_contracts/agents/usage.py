@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field
 
-from .._types import JsonInt, JsonNumber, _is_number, _json_view
+from .._types import JsonInt, JsonNumber
 
 
 class Usage(BaseModel):
@@ -21,37 +20,5 @@ class Usage(BaseModel):
         extra="forbid",
         frozen=True,
     )
-    input_tokens: Annotated[JsonInt, Field(description="In.")]
-    cost: Annotated[JsonNumber | None, Field(description="USD.")] = None
-
-    @model_validator(mode="after")
-    def _check_usage(self) -> Self:
-        """Enforce what the field types of Usage cannot, as schemas/agents/usage.json does."""
-        x = _json_view(self)
-        if not _v0(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/agents/usage.json#",
-                {"rule": "agents/usage.json#"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-
-def _v1(x: Any) -> bool:  # agents/usage.json#/properties/input_tokens
-    return not (_is_number(x) and x < 0)
-
-
-def _v2(x: Any) -> bool:  # agents/usage.json#/properties/cost
-    return not (_is_number(x) and x < 0)
-
-
-def _v0(x: Any) -> bool:  # agents/usage.json#
-    if type(x) is dict:
-        if "input_tokens" in x and (not _v1(x["input_tokens"])):
-            return False
-        if "cost" in x and (not _v2(x["cost"])):
-            return False
-    return True
+    input_tokens: Annotated[JsonInt, Field(description="In.", ge=0)]
+    cost: Annotated[JsonNumber | None, Field(description="USD.", ge=0.0)] = None

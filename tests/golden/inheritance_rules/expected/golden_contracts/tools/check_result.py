@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonNumber, _equal, _is_number, _json_view
+from .._types import JsonNumber, _equal, _json_view
 from .base_result import BaseResult
 from .problem import Problem
 
@@ -28,7 +28,9 @@ class CheckResult(BaseResult):
     problems: Annotated[
         list[Problem], Field(description="Problems found.", validate_default=True)
     ] = []
-    score: Annotated[JsonNumber | None, Field(description="Percentage passed.")] = None
+    score: Annotated[
+        JsonNumber | None, Field(description="Percentage passed.", ge=0.0, le=100.0)
+    ] = None
 
     @model_validator(mode="after")
     def _check_check_result(self) -> Self:
@@ -45,12 +47,6 @@ class CheckResult(BaseResult):
                 "schema_rule",
                 "When status is FAIL, at least one problem must be listed.",
                 {"rule": "tools/check_result.json#/allOf/2"},
-            )
-        if not _v8(x):
-            raise PydanticCustomError(
-                "schema",
-                "the value does not satisfy schemas/tools/check_result.json#",
-                {"rule": "tools/check_result.json#"},
             )
         return self
 
@@ -117,16 +113,3 @@ def _v6(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then
         if not _v7(x["problems"]):
             return False
     return True
-
-
-def _v14(x: Any) -> bool:  # tools/check_result.json#/properties/score
-    if _is_number(x):
-        if x < 0:
-            return False
-        if x > 100:
-            return False
-    return True
-
-
-def _v8(x: Any) -> bool:  # tools/check_result.json#
-    return not (type(x) is dict and "score" in x and (not _v14(x["score"])))
