@@ -6,7 +6,8 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
 
 * ``type`` (one type, a type and ``null``, or a union of types), and per type: ``minLength``
   and ``maxLength`` for strings (code points), the bounds of numbers (below 2**52, where
-  Pydantic's comparisons are exact), ``minItems``, ``maxItems`` and ``items`` for arrays, and ``properties``, ``required`` (of declared names) and a boolean
+  Pydantic's comparisons are exact), ``minItems``, ``maxItems`` and ``items`` for arrays,
+  and ``properties``, ``required`` (of declared names) and a boolean
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
 * ``enum`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch holds); ``allOf``
@@ -148,8 +149,11 @@ class _Stripper:
                 kept.add(key)
         for key in _BOUNDS if kind in ("integer", "number") else ():
             bound = node.get(key)
-            exact = isinstance(bound, int) or (kind == "number" and isinstance(bound, float))
-            if exact and not isinstance(bound, bool) and abs(bound) < _EXACT_FLOAT:
+            if isinstance(bound, bool) or not (
+                isinstance(bound, int) or (kind == "number" and isinstance(bound, float))
+            ):
+                continue
+            if abs(bound) < _EXACT_FLOAT:
                 out[key] = bound
                 kept.add(key)
         if kind == "string" and self.string_enum(node):
