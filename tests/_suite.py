@@ -316,3 +316,128 @@ def table(results: Iterable[Result]) -> tuple[str, Counter[str]]:
 
     lines = [header, *(line(k, rows[k]) for k in sorted(rows)), line("total", total)]
     return "\n".join(lines) + "\n", total
+
+
+# How the generated model enforces each keyword (docs/json-schema-support.md is rendered from
+# this table and the suite run; a test keeps both in step with the generator's keyword sets).
+TYPED = "the field types (Pydantic, strict)"
+CHECKED = "a compiled predicate in the class's validator"
+HOW = {
+    "type": f"{TYPED}: `str`, `JsonInt` (1.0 is an integer), `JsonNumber` (int or float, "
+    "never rounded), `bool`, `None`, lists, classes; a union of types checks each type's "
+    "constraints by predicate",
+    "enum": f"{TYPED} when every value is a string (an `Enum` class); else {CHECKED}, with JSON "
+    "equality (`1 == 1.0`, `false != 0`, deep for arrays and objects)",
+    "const": f"{CHECKED}, with JSON equality",
+    "multipleOf": f"{CHECKED}, exact for decimals (0.0075 is a multiple of 0.0001)",
+    "maximum": f"{TYPED} for one numeric type and a bound below 2**52; else {CHECKED} "
+    "(exact for integers of any size)",
+    "exclusiveMaximum": "as `maximum`",
+    "minimum": "as `maximum`",
+    "exclusiveMinimum": "as `maximum`",
+    "maxLength": f"{TYPED} for a string type (code points); else {CHECKED}",
+    "minLength": "as `maxLength`",
+    "pattern": f"{CHECKED}: ECMA-262 with the `u` flag (the `regress` package), as Ajv and "
+    "the Claude CLI read it; an invalid expression is refused (`PATTERN`)",
+    "maxItems": f"{TYPED} for an array type; else {CHECKED}",
+    "minItems": "as `maxItems`",
+    "uniqueItems": f"{CHECKED}, with JSON equality; the value stays a list",
+    "items": f"{TYPED} (`list[T]`) for an array type without `prefixItems`; else {CHECKED}",
+    "prefixItems": f"{CHECKED} (the value stays a list)",
+    "contains": f"{CHECKED}, with `minContains` and `maxContains`",
+    "maxContains": "with `contains`",
+    "minContains": "with `contains`",
+    "unevaluatedItems": f"{CHECKED}, seeing every adjacent in-place applicator that holds",
+    "properties": f"{TYPED}: one field per property of an object type; an optional property "
+    "without a default is `MISSING` when absent (null refused); what a property's schema says "
+    f"beyond its type is {CHECKED}",
+    "required": f"{TYPED} for declared properties; else {CHECKED}",
+    "additionalProperties": f'{TYPED} when false (`extra="forbid"`) or true (`extra="allow"`);'
+    f" a schema, or beside `patternProperties`: {CHECKED}",
+    "patternProperties": f"{CHECKED} (ECMA-262)",
+    "propertyNames": CHECKED,
+    "maxProperties": CHECKED,
+    "minProperties": CHECKED,
+    "dependentRequired": f"{CHECKED}, one rule per entry",
+    "dependentSchemas": f"{CHECKED}, one rule per entry",
+    "unevaluatedProperties": f"{TYPED} when false beside `allOf` bases that declare every "
+    f"property (the subclass is closed); else {CHECKED}, seeing every in-place applicator",
+    "allOf": f"{TYPED} for entries that are only a `$ref` (class bases); each other entry is a "
+    f"rule: {CHECKED}, with its description as the message",
+    "anyOf": f"{TYPED} (a union); when a branch says more than its types, {CHECKED}",
+    "oneOf": f"{CHECKED}: exactly one branch holds",
+    "not": CHECKED,
+    "if": f"{CHECKED}, with `then` and `else`: a rule, with its description as the message",
+    "then": "with `if`",
+    "else": "with `if`",
+    "$ref": f"{TYPED}: a JSON pointer or a relative file; a class's target validates itself, "
+    f"any other target is {CHECKED}",
+    "format": "an annotation, as draft 2020-12 says by default: the value stays a `str`",
+    "contentEncoding": "an annotation",
+    "contentMediaType": "an annotation",
+    "contentSchema": "an annotation",
+    "title": "an annotation (a class name)",
+    "description": "an annotation (docstrings, field descriptions, rule messages)",
+    "default": "the field's default",
+    "examples": "an annotation",
+    "deprecated": "an annotation",
+    "readOnly": "an annotation",
+    "writeOnly": "an annotation",
+    "$comment": "an annotation",
+    "$schema": "must be draft 2020-12",
+    "$defs": "definitions: a titled entry is a class of its own",
+}
+REFUSED = "refused (`SUPPORTED_CONSTRUCT`)"
+# Suite files named otherwise than the keyword they test; files that test no one keyword.
+FILE_KEYWORD = {"if-then-else": "if", "ref": "$ref", "defs": "$defs", "content": "contentSchema"}
+OTHER_FILES = {
+    "boolean_schema": "`true` and `false` as schemas, anywhere (`{}` and `{\"not\": {}}`)",
+    "infinite-loop-detection": "a `$ref` met twice at one place: compiled once, called twice",
+}
+
+
+def support_table(results: Iterable[Result], refused: dict[str, str]) -> str:
+    """The support page: per keyword, how it is enforced and the suite's figures for it."""
+    counts: dict[str, Counter[str]] = {}
+    for result in results:
+        keyword = FILE_KEYWORD.get(result.group.keyword, result.group.keyword)
+        counts.setdefault(keyword, Counter()).update(result.counts())
+    lines = [
+        "<!-- Rendered by tests/test_json_schema_suite.py from the suite run: "
+        "UPDATE_DOCS=1 pytest tests/test_json_schema_suite.py -->",
+        "# JSON Schema support",
+        "",
+        "How the generated model enforces each keyword of draft 2020-12, and the cases of the",
+        "official JSON-Schema-Test-Suite (required tests, tests/json_schema_test_suite/) that",
+        "test it: each group's schema as a contract, `maverick-codegen generate`, every case",
+        "through the generated model in JSON mode. *Agree* counts the cases decided as the",
+        "suite does; groups that test reference resolution are set aside.",
+        "",
+        "| Keyword | How the generated model enforces it | Suite: agree / judged |",
+        "|---|---|---|",
+    ]
+    for keyword in sorted(HOW, key=str.lower):
+        tally = counts.get(keyword)
+        judged = sum(tally.values()) - tally["set aside"] if tally else 0
+        figure = f"{tally['agree']} / {judged}" if tally else "(no suite file)"
+        lines.append(f"| `{keyword}` | {HOW[keyword]} | {figure} |")
+    for name, what in OTHER_FILES.items():
+        tally = counts[name]
+        lines.append(f"| {what} | {CHECKED} | {tally['agree']} / {sum(tally.values())} |")
+    for keyword in sorted(refused, key=str.lower):
+        lines.append(f"| `{keyword}` | {REFUSED}: {refused[keyword]} | |")
+    total: Counter[str] = Counter()
+    for tally in counts.values():
+        total.update(tally)
+    judged = sum(total.values()) - total["set aside"]
+    lines += [
+        "",
+        f"In all: {total['agree']} of {judged} cases agree, {total['disagree']} disagree, "
+        f"{total['refused']} are refused, {total['crashed']} crash; {total['set aside']} are "
+        "set aside (the files `anchor`, `dynamicRef`, `refRemote`, `vocabulary`, and groups that",
+        "use `$id`, `$anchor`, `$dynamicRef` or a `$ref` that leaves the document). Any other",
+        "keyword is refused as unknown (a typo?), and `x-*` extensions as well: a consumer would",
+        "ignore them.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -11,6 +11,7 @@ plain datamodel-code-generator's.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,18 @@ def test_compiled_predicates_alone_decide_as_the_suite(tmp_path: Path) -> None:
             assert verdict is case.valid, (group.rel, group.description, case.description)
             checked += 1
     assert checked == 1159
+
+
+def test_support_page_is_current(results: list[_suite.Result]) -> None:
+    """docs/json-schema-support.md: every keyword the generator knows, figures of this run."""
+    from codegen.generate.predicates import ANNOTATIONS, KEYWORDS
+    from codegen.generate.support import WHY
+
+    known = (KEYWORDS | ANNOTATIONS) - {"$id"}
+    assert set(_suite.HOW) == known
+    refused = {k: v for k, v in WHY.items() if k != "$id"}
+    page = _suite.support_table(results, refused)
+    path = Path(__file__).resolve().parent.parent / "docs" / "json-schema-support.md"
+    if os.environ.get("UPDATE_DOCS"):
+        path.write_text(page, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == page
