@@ -117,6 +117,20 @@ class _Stripper:
                 self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])
             ]
             kept.add("anyOf")
+        elif isinstance(node.get("oneOf"), list):
+            branches = node["oneOf"]
+            stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
+            tag = self.tag(branches)
+            if tag is None:
+                out["anyOf"] = stripped  # a union types the value; predicates count the matches
+            else:
+                # A tagged union: the branches exclude each other, so a discriminated union of
+                # their classes holds exactly when one branch does.
+                out["oneOf"], out["discriminator"] = stripped, {"propertyName": tag}
+                kept.add("oneOf")
+        elif isinstance(node.get("const"), str):
+            out["const"] = node["const"]
+            kept.add("const")
         elif isinstance(node.get("enum"), list) and self.string_enum(node):
             out["type"], out["enum"] = "string", node["enum"]
             kept.add("enum")
@@ -159,6 +173,9 @@ class _Stripper:
         if kind == "string" and self.string_enum(node):
             out["enum"] = node["enum"]
             kept.add("enum")
+        elif kind == "string" and isinstance(node.get("const"), str):
+            out["const"] = node["const"]
+            kept.add("const")
         elif kind == "array" and "items" in node and "prefixItems" not in node:
             out["items"] = self.node(node["items"], f"{pointer}/items")
             kept.add("items")
@@ -208,6 +225,36 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    def tag(self, branches: list[Any]) -> str | None:
+        """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
+
+        Each branch must be a ``$ref`` to a class (which validates itself) of an object type
+        that requires the property and gives it a ``const`` of its own.
+        """
+        tags: list[dict[str, str]] = []
+        for branch in branches:
+            if not _only_ref(branch):
+                return None
+            target, pointer = self.tree.resolve(self.schema, branch["$ref"])
+            if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+                return None
+            data = resolve_pointer(target.data, pointer)
+            if not isinstance(data, dict) or data.get("type") != "object":
+                return None
+            required = data.get("required") or []
+            consts = {
+                name: sub["const"]
+                for name, sub in (data.get("properties") or {}).items()
+                if isinstance(sub, dict) and isinstance(sub.get("const"), str) and name in required
+            }
+            tags.append(consts)
+        shared = set.intersection(*(set(t) for t in tags)) if tags else set()
+        for name in sorted(shared):
+            values = [t[name] for t in tags]
+            if len(set(values)) == len(values):
+                return name
+        return None
 
     def refuses_null(self, stripped: Any) -> bool:
         """Whether the skeleton's type for a stripped schema refuses null (and so must not

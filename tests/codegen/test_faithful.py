@@ -333,3 +333,43 @@ def test_deep_nesting_is_an_input_error_not_a_traceback(
     assert "nested too deeply" in err
     assert "(JSON)" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_tagged_one_of_is_a_discriminated_union(generate: Callable[..., Any]) -> None:
+    def branch(title: str, kind: str, field: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "title": title,
+            "description": f"A {kind} event.",
+            "type": "object",
+            "properties": {"kind": {"const": kind}, **field},
+            "required": ["kind", *field],
+            "additionalProperties": False,
+        }
+
+    body = {
+        "type": "object",
+        "properties": {
+            "event": {"oneOf": [{"$ref": "#/$defs/Click"}, {"$ref": "#/$defs/Key"}]},
+        },
+        "required": ["event"],
+        "additionalProperties": False,
+        "$defs": {
+            "Click": branch("Click", "click", {"x": {"type": "integer", "minimum": 0}}),
+            "Key": branch("Key", "key", {"code": {"type": "string", "pattern": "^[A-Z]$"}}),
+        },
+    }
+    package = generate({"input.json": contract("input.json", "Input", body)})
+    model = package.Input
+    event = model.model_validate_json('{"event": {"kind": "key", "code": "Q"}}').event
+    assert type(event) is package.Key  # typed access: the branch's own class
+    assert event.code == "Q"
+    agree(
+        model,
+        contract("input.json", "Input", body),
+        [{"event": {"kind": "click", "x": 1}}, {"event": {"kind": "click", "x": -1}},
+         {"event": {"kind": "key", "code": "q"}}, {"event": {"kind": "key", "x": 1}},
+         {"event": {"kind": "other"}}, {"event": {}}],
+    )  # fmt: skip
+    with pytest.raises(pydantic.ValidationError) as info:
+        model.model_validate_json('{"event": {"kind": "other"}}')
+    assert info.value.errors()[0]["type"] == "union_tag_invalid"  # pydantic's tagged union

@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StrictStr, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import ConfigDict, Field, StrictStr
 
-from .._types import JsonInt, _equal, _json_view
+from .._types import JsonInt
 from .tool_result import ToolResult
 
 
@@ -35,26 +34,5 @@ class FileResult(ToolResult):
         JsonInt | None, Field(description="Number of lines in the file; null on error.", ge=0)
     ] = None
     encoding: Annotated[
-        Any, Field(description='Character encoding of content; always "utf-8".')
+        Literal["utf-8"], Field(description='Character encoding of content; always "utf-8".')
     ] = "utf-8"
-
-    @model_validator(mode="after")
-    def _check_file_result(self) -> Self:
-        """Enforce what the field types of FileResult cannot, as schemas/tools/file_result.json does."""
-        x = _json_view(self)
-        if "encoding" in x and not _v4(x["encoding"]):
-            raise PydanticCustomError(
-                "schema",
-                'encoding: the value does not satisfy const "utf-8"',
-                {"rule": "tools/file_result.json#/properties/encoding"},
-            )
-        return self
-
-
-# The predicates the validators call: JSON Schema, compiled.
-
-_C0 = "utf-8"
-
-
-def _v4(x: Any) -> bool:  # tools/file_result.json#/properties/encoding
-    return _equal(x, _C0)
