@@ -7,6 +7,11 @@ our files. So the form is one self-contained object schema in the vocabulary bot
 * every referenced file, and every ``$defs`` entry of any file, becomes one entry of a single
   top-level ``$defs`` (named by its title), and each ``$ref`` becomes ``#/$defs/<Title>``;
 * ``$schema``, ``$id`` and ``$comment`` are dropped (``$schema`` 2020-12 is fatal to the CLI);
+* the keywords the CLI's draft-07 Ajv refuses are translated where draft-07 has a form
+  (``dependentRequired`` and ``dependentSchemas`` become ``dependencies``) and left out where
+  it has none (:data:`LEFT_OUT`), together with any keyword whose meaning they change, so that
+  the form is never stricter than the contract: the CLI then accepts a superset of what the
+  contract accepts, and the generated model, which enforces everything, decides;
 * it must stay well under the 128 KiB a single command-line argument may hold.
 
 Unknown keywords never reach this point: :mod:`codegen.generate.support` refuses them.
@@ -22,9 +27,19 @@ from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 
-__all__ = ["MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
+__all__ = ["LEFT_OUT", "MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
 
 _DROPPED = ("$schema", "$id", "$comment")
+# Keywords the CLI refuses, left out of the form; beside them, the keywords whose draft-07
+# reading would be stricter than the contract's (items after prefixItems, contains beside
+# minContains) go too.
+LEFT_OUT = {
+    "unevaluatedProperties": (),
+    "unevaluatedItems": (),
+    "prefixItems": ("items",),
+    "minContains": ("contains", "maxContains"),
+    "maxContains": ("contains", "minContains"),
+}
 # The SDK passes the schema as one argv entry; Linux refuses one over 131072 bytes.
 MAX_OUTPUT_SCHEMA_BYTES = 100_000
 
@@ -106,4 +121,21 @@ def _rewrite(
             )
         name = names.get((target.rel.as_posix(), fragment))
         sub["$ref"] = "#" if name is None else f"#/$defs/{name}"
+    for _, sub in list(iter_subschemas(document)):
+        _to_draft_7(sub)
     return document
+
+
+def _to_draft_7(node: dict[str, Any]) -> None:
+    """Translate or leave out, in place, what the CLI's draft-07 Ajv refuses."""
+    for key, also in LEFT_OUT.items():
+        if key in node:
+            for other in (key, *also):
+                node.pop(other, None)
+    dependencies: dict[str, Any] = {}
+    dependencies.update(node.pop("dependentRequired", None) or {})
+    for name, schema in (node.pop("dependentSchemas", None) or {}).items():
+        needed = dependencies.get(name)  # both forms for one name: all of them must hold
+        dependencies[name] = schema if needed is None else {"allOf": [{"required": needed}, schema]}
+    if dependencies:
+        node["dependencies"] = dependencies

@@ -193,3 +193,53 @@ def test_real_cli_refused_request_is_a_process_error(
     assert caught.value.exit_code == 1
     assert "HTTP 401" in caught.value.message
     assert caught.value.agent_name == "unified-reviewer"
+
+
+def test_real_cli_accepts_the_form_of_a_contract_using_2020_12_keywords(
+    api: MessagesAPIStandIn, real_cli: dict[str, Any], tmp_path: Path
+) -> None:
+    """unevaluated*, dependent*, prefixItems, minContains: the form translates or leaves them
+    out, the bundled CLI compiles it, and the stand-in (draft 2020-12, as the API) takes it."""
+    from claude_agent_sdk import ClaudeAgentOptions
+
+    from codegen.core.loader import load_tree
+    from codegen.generate.bundle import structured_output_schema
+    from maverick.agents._sdk import run_query
+
+    contract = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.test/report.json",
+        "title": "Report",
+        "description": "A report.",
+        "type": "object",
+        "properties": {
+            "status": {"enum": ["ok", "failed"]},
+            "reason": {"type": "string"},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": False},
+            "tags": {"type": "array", "contains": {"const": "x"}, "minContains": 2},
+        },
+        "required": ["status"],
+        "dependentRequired": {"reason": ["status"]},
+        "dependentSchemas": {"pair": {"required": ["tags"]}},
+        "unevaluatedProperties": False,
+    }
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas/report.json").write_text(json.dumps(contract))
+    tree = load_tree(tmp_path / "schemas")
+    form = structured_output_schema(tree, tree.files[0])
+    document = {"status": "ok", "pair": ["a"], "tags": ["x", "x"]}
+    api.responder = structured_output(document, text="Done.")
+    options = ClaudeAgentOptions(
+        output_format={"type": "json_schema", "schema": form},
+        tools=[],
+        max_turns=3,
+        cwd=str(tmp_path),
+        **real_cli,
+    )
+
+    outcome = run(run_query("Report.", options))
+
+    assert outcome.structured_output == document
+    (request,) = api.message_requests()
+    (tool,) = [t for t in request["tools"] if t["name"] == STRUCTURED_OUTPUT_TOOL]
+    assert tool["input_schema"] == form

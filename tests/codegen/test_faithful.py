@@ -373,3 +373,49 @@ def test_a_tagged_one_of_is_a_discriminated_union(generate: Callable[..., Any]) 
     with pytest.raises(pydantic.ValidationError) as info:
         model.model_validate_json('{"event": {"kind": "other"}}')
     assert info.value.errors()[0]["type"] == "union_tag_invalid"  # pydantic's tagged union
+
+
+def test_the_output_format_form_leaves_out_what_the_cli_refuses(tmp_path: Path) -> None:
+    """Agent contracts may use 2020-12 keywords: the CLI's form is never stricter than them."""
+    from codegen.core.loader import load_tree
+    from codegen.generate.bundle import LEFT_OUT, structured_output_schema
+
+    body = {
+        "type": "object",
+        "properties": {
+            "status": {"enum": ["ok", "failed"]},
+            "reason": {"type": "string"},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": False},
+            "tags": {"type": "array", "contains": {"const": "x"}, "minContains": 2},
+        },
+        "required": ["status"],
+        "dependentRequired": {"reason": ["status"]},
+        "dependentSchemas": {"pair": {"required": ["tags"]}},
+        "unevaluatedProperties": False,
+    }
+    schema_file = tmp_path / "schemas" / "report.json"
+    schema_file.parent.mkdir(parents=True)
+    schema_file.write_text(json.dumps(contract("report.json", "Report", body)))
+    tree = load_tree(tmp_path / "schemas")
+    form = structured_output_schema(tree, tree.files[0])
+    jsonschema.Draft7Validator.check_schema(form)
+    text = json.dumps(form)
+    for keyword in [*LEFT_OUT, "dependentRequired", "dependentSchemas"]:
+        assert f'"{keyword}"' not in text
+    assert form["dependencies"] == {"reason": ["status"], "pair": {"required": ["tags"]}}
+    canonical = jsonschema.Draft202012Validator(contract("report.json", "Report", body))
+    cli = jsonschema.Draft7Validator(form)
+    documents = [
+        {"status": "ok"},
+        {"status": "ok", "extra": 1},  # unevaluated: the contract refuses it, the form not
+        {"status": "ok", "pair": ["a"], "tags": ["x", "x"]},
+        {"status": "ok", "pair": ["a", "b"], "tags": ["x", "x"]},
+        {"status": "ok", "pair": ["a"]},
+        {"status": "ok", "tags": ["x"]},
+        {"reason": "r"},
+    ]
+    for document in documents:
+        if canonical.is_valid(document):
+            assert cli.is_valid(document), document  # never stricter than the contract
+    assert cli.is_valid({"status": "ok", "extra": 1})
+    assert not canonical.is_valid({"status": "ok", "extra": 1})  # the model decides
