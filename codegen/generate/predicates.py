@@ -172,11 +172,12 @@ class _Compiler:
         if body is None and not referenced:
             self.names[key] = None
             return None
-        where = ascii(f"{rel}#{pointer}")[1:-1]
+        where = ascii(f"{rel}#{pointer}")[1:-1].replace('"', '\\"')
         lines = tidy(body) if body is not None else ["return True"]
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
-        header = f"def {name}(x: Any) -> {returns}:  # {where}"
-        self.out.lines += ["", "", header, *("    " + ln for ln in lines)]
+        header = f"def {name}(x: Any) -> {returns}:"
+        doc = f'    """{where}"""'
+        self.out.lines += ["", "", header, doc, *("    " + ln for ln in lines)]
         return name
 
     def boolean(
@@ -285,11 +286,21 @@ class _Body:
                     raise _refuse(self.schema, self.at("type"), f"unknown type {kind!r}")
             self.guard(" or ".join(_TYPES[k] for k in kinds) or "False")
         if "const" in node:
-            self.guard(f"_equal(x, {self.c.constant(node['const'])})")
+            self.guard(self.equals(node["const"]))
         if "enum" in node:
             if not isinstance(node["enum"], list):
                 raise _refuse(self.schema, self.at("enum"), "enum must be an array")
             self.guard(f"_one_of(x, {self.c.constant(node['enum'])})")
+
+    def equals(self, value: Any) -> str:
+        """``x`` equals ``value`` as JSON compares (plainly written for a scalar)."""
+        if value is None or isinstance(value, bool):
+            return f"x is {value!r}"
+        if isinstance(value, str):
+            return f"x == {value!r}"
+        if isinstance(value, int | float):
+            return f"_is_number(x) and x == {value!r}"
+        return f"_equal(x, {self.c.constant(value)})"
 
     def numbers(self, node: dict[str, Any]) -> None:
         body = []

@@ -16,8 +16,9 @@ module rewrites the syntax tree of each body, with the same meaning:
 from __future__ import annotations
 
 import ast
+import copy
 
-__all__ = ["tidy"]
+__all__ = ["inline_calls", "tidy"]
 
 _FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Is: ast.IsNot,
@@ -110,3 +111,96 @@ def tidy(lines: list[str]) -> list[str]:
     ast.fix_missing_locations(module)
     text = ast.unparse(function)
     return [line[4:] for line in text.split("\n")[1:]]
+
+
+_SMALL = 80  # characters: a predicate this short reads better written where it is used
+
+
+def _substitute(expression: ast.expr, argument: ast.expr) -> ast.expr:
+    """``expression`` with every ``x`` replaced by ``argument``."""
+
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return copy.deepcopy(argument) if node.id == "x" else node
+
+    return Replace().visit(copy.deepcopy(expression))  # type: ignore[no-any-return]
+
+
+def _simple_argument(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name | ast.Constant):
+        return True
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+    )
+
+
+def _returned(function: ast.FunctionDef) -> ast.expr | None:
+    """The expression a function only returns (after its docstring), if short."""
+    body = [
+        s
+        for s in function.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return None
+    value = body[0].value
+    calls = {n.func.id for n in ast.walk(value) if isinstance(n, ast.Call) and
+             isinstance(n.func, ast.Name)}  # fmt: skip
+    if function.name in calls or len(ast.unparse(value)) > _SMALL:
+        return None
+    return value
+
+
+def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[list[str]]]:
+    """Write short predicates where they are called, and drop what is no longer called."""
+    module = ast.parse(functions)
+    parsed = [ast.parse("\n".join(lines)) for lines in methods]
+    simple = {
+        f.name: e
+        for f in module.body
+        if isinstance(f, ast.FunctionDef) and (e := _returned(f)) is not None
+    }
+
+    class Inline(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            self.generic_visit(node)
+            if (
+                isinstance(node.func, ast.Name)
+                and node.func.id in simple
+                and len(node.args) == 1
+                and not node.keywords
+                and _simple_argument(node.args[0])
+            ):
+                return _substitute(simple[node.func.id], node.args[0])
+            return node
+
+    for tree in [module, *parsed]:
+        Inline().visit(tree)
+    # Keep what is still used: the methods' names, then what the kept functions use.
+    used = {n.id for tree in parsed for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    definitions = {
+        (d.name if isinstance(d, ast.FunctionDef) else getattr(d.targets[0], "id", "")): d
+        for d in module.body
+        if isinstance(d, ast.FunctionDef | ast.Assign)
+    }
+    pending = list(used & set(definitions))
+    keep: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in keep:
+            continue
+        keep.add(name)
+        pending += [
+            n.id
+            for n in ast.walk(definitions[name])
+            if isinstance(n, ast.Name) and n.id in definitions and n.id not in keep
+        ]
+    module.body = [d for d in module.body if d not in definitions.values() or
+                   any(definitions[k] is d for k in keep)]  # fmt: skip
+    for tree in [module, *parsed]:
+        _Tidy().visit(tree)
+        ast.fix_missing_locations(tree)
+    text = "\n\n\n".join(ast.unparse(d) for d in module.body) + "\n" if module.body else ""
+    return text, [ast.unparse(tree).split("\n") for tree in parsed]

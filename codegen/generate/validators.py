@@ -27,6 +27,7 @@ from codegen.generate.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.predicates import ANNOTATIONS, _Compiler
 from codegen.generate.rules import find_rules, rule_message
 from codegen.generate.skeleton import Skeleton
+from codegen.generate.tidy import inline_calls
 
 __all__ = ["ClassCheck", "ModuleChecks", "module_checks"]
 
@@ -71,6 +72,11 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
                 title = str(node.get("title") or schema.title)
                 classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
     functions = compiler.out.source if compiler.out.lines else ""
+    if functions:
+        functions, methods = inline_calls(functions, [list(c.lines) for c in classes])
+        classes = [
+            ClassCheck(c.class_name, tuple(m)) for c, m in zip(classes, methods, strict=True)
+        ]
     text = functions + "\n".join(line for c in classes for line in c.lines)
     used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)))

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Self
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import _equal, _json_view
+from .._types import _json_view
 
 
 class FixerResult(BaseModel):
@@ -38,7 +38,7 @@ class FixerResult(BaseModel):
     def _check_fixer_result(self) -> Self:
         """Enforce what the field types of FixerResult cannot, as schemas/agents/fixer_result.json does."""
         x = _json_view(self)
-        if _v0(x) and not _v2(x):
+        if _v0(x) and (not _v2(x)):
             raise PydanticCustomError(
                 "schema_rule",
                 "When success is false, error_details must be a non-empty string.",
@@ -49,29 +49,26 @@ class FixerResult(BaseModel):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-_C0 = False
 
-
-def _v1(x: Any) -> bool:  # agents/fixer_result.json#/allOf/0/if/properties/success
-    return _equal(x, _C0)
-
-
-def _v0(x: Any) -> bool:  # agents/fixer_result.json#/allOf/0/if
+def _v0(x: Any) -> bool:
+    """agents/fixer_result.json#/allOf/0/if"""
     if type(x) is dict:
         if "success" not in x:
             return False
-        if not _v1(x["success"]):
+        if x["success"] is not False:
             return False
     return True
 
 
-def _v3(x: Any) -> bool:  # agents/fixer_result.json#/allOf/0/then/properties/error_details
+def _v3(x: Any) -> bool:
+    """agents/fixer_result.json#/allOf/0/then/properties/error_details"""
     if type(x) is not str:
         return False
     return not len(x) < 1
 
 
-def _v2(x: Any) -> bool:  # agents/fixer_result.json#/allOf/0/then
+def _v2(x: Any) -> bool:
+    """agents/fixer_result.json#/allOf/0/then"""
     if type(x) is dict:
         if "error_details" not in x:
             return False

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 from pydantic import ConfigDict, Field, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonNumber, _equal, _json_view
+from .._types import JsonNumber, _json_view
 from .tool_result import ToolResult
 from .violation import Violation
 
@@ -61,13 +61,13 @@ class ComplianceResult(ToolResult):
     def _check_compliance_result(self) -> Self:
         """Enforce what the field types of ComplianceResult cannot, as schemas/tools/compliance_result.json does."""
         x = _json_view(self)
-        if _v0(x) and not _v2(x):
+        if _v0(x) and (type(x) is dict and "violations" in x and (not _v3(x["violations"]))):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is COMPLIANT, violations must be empty.",
                 {"rule": "tools/compliance_result.json#/allOf/1"},
             )
-        if _v4(x) and not _v6(x):
+        if _v4(x) and (not _v6(x)):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is VIOLATIONS_FOUND, violations must list at least one violation.",
@@ -98,55 +98,43 @@ class RiskLevel(StrEnum):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-_C0 = "COMPLIANT"
 
-
-def _v1(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if/properties/status
-    return _equal(x, _C0)
-
-
-def _v0(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/if
+def _v0(x: Any) -> bool:
+    """tools/compliance_result.json#/allOf/1/if"""
     if type(x) is dict:
         if "status" not in x:
             return False
-        if not _v1(x["status"]):
+        if x["status"] != "COMPLIANT":
             return False
     return True
 
 
-def _v3(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then/properties/violations
+def _v3(x: Any) -> bool:
+    """tools/compliance_result.json#/allOf/1/then/properties/violations"""
     if type(x) is not list:
         return False
     return not len(x) > 0
 
 
-def _v2(x: Any) -> bool:  # tools/compliance_result.json#/allOf/1/then
-    return not (type(x) is dict and "violations" in x and (not _v3(x["violations"])))
-
-
-_C1 = "VIOLATIONS_FOUND"
-
-
-def _v5(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if/properties/status
-    return _equal(x, _C1)
-
-
-def _v4(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/if
+def _v4(x: Any) -> bool:
+    """tools/compliance_result.json#/allOf/2/if"""
     if type(x) is dict:
         if "status" not in x:
             return False
-        if not _v5(x["status"]):
+        if x["status"] != "VIOLATIONS_FOUND":
             return False
     return True
 
 
-def _v7(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then/properties/violations
+def _v7(x: Any) -> bool:
+    """tools/compliance_result.json#/allOf/2/then/properties/violations"""
     if type(x) is not list:
         return False
     return not len(x) < 1
 
 
-def _v6(x: Any) -> bool:  # tools/compliance_result.json#/allOf/2/then
+def _v6(x: Any) -> bool:
+    """tools/compliance_result.json#/allOf/2/then"""
     if type(x) is dict:
         if "violations" not in x:
             return False

@@ -38,13 +38,13 @@ class NodeDependencies(BaseModel):
     def _check_node_dependencies(self) -> Self:
         """Enforce what the field types of NodeDependencies cannot, as schemas/tools/node_dependencies.json does."""
         x = _json_view(self)
-        if "dependencies" in x and not _v0(x["dependencies"]):
+        if "dependencies" in x and (not _v0(x["dependencies"])):
             raise PydanticCustomError(
                 "schema",
                 "dependencies: the value does not satisfy additionalProperties",
                 {"rule": "tools/node_dependencies.json#/properties/dependencies"},
             )
-        if "dev_dependencies" in x and not _v2(x["dev_dependencies"]):
+        if "dev_dependencies" in x and (not _v2(x["dev_dependencies"])):
             raise PydanticCustomError(
                 "schema",
                 "dev_dependencies: the value does not satisfy additionalProperties",
@@ -55,33 +55,22 @@ class NodeDependencies(BaseModel):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-
-def _v1(
-    x: Any,
-) -> bool:  # tools/node_dependencies.json#/properties/dependencies/additionalProperties
-    return type(x) is str
-
-
 _C0: Any = []
 
 
-def _v0(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dependencies
+def _v0(x: Any) -> bool:
+    """tools/node_dependencies.json#/properties/dependencies"""
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v1(value)):
+            if key not in _C0 and type(value) is not str:
                 return False
     return True
 
 
-def _v3(
-    x: Any,
-) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies/additionalProperties
-    return type(x) is str
-
-
-def _v2(x: Any) -> bool:  # tools/node_dependencies.json#/properties/dev_dependencies
+def _v2(x: Any) -> bool:
+    """tools/node_dependencies.json#/properties/dev_dependencies"""
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v3(value)):
+            if key not in _C0 and type(value) is not str:
                 return False
     return True

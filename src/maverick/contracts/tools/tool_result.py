@@ -9,7 +9,7 @@ from typing import Annotated, Any, Self
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import _equal, _json_view
+from .._types import _json_view
 
 
 class ToolResult(BaseModel):
@@ -43,7 +43,7 @@ class ToolResult(BaseModel):
     def _check_tool_result(self) -> Self:
         """Enforce what the field types of ToolResult cannot, as schemas/tools/tool_result.json does."""
         x = _json_view(self)
-        if _v0(x) and not _v2(x):
+        if _v0(x) and (not _v2(x)):
             raise PydanticCustomError(
                 "schema_rule",
                 "When success is false, error must be a non-empty string.",
@@ -54,29 +54,26 @@ class ToolResult(BaseModel):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-_C0 = False
 
-
-def _v1(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if/properties/success
-    return _equal(x, _C0)
-
-
-def _v0(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/if
+def _v0(x: Any) -> bool:
+    """tools/tool_result.json#/allOf/0/if"""
     if type(x) is dict:
         if "success" not in x:
             return False
-        if not _v1(x["success"]):
+        if x["success"] is not False:
             return False
     return True
 
 
-def _v3(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then/properties/error
+def _v3(x: Any) -> bool:
+    """tools/tool_result.json#/allOf/0/then/properties/error"""
     if type(x) is not str:
         return False
     return not len(x) < 1
 
 
-def _v2(x: Any) -> bool:  # tools/tool_result.json#/allOf/0/then
+def _v2(x: Any) -> bool:
+    """tools/tool_result.json#/allOf/0/then"""
     if type(x) is dict:
         if "error" not in x:
             return False

@@ -431,6 +431,5 @@ OUTPUT_SCHEMAS: Mapping[str, Any] = {
         },
         "title": "CheckResult",
         "type": "object",
-        "unevaluatedProperties": False,
     },
 }

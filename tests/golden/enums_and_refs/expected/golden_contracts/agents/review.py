@@ -34,7 +34,7 @@ class Review(BaseModel):
     def _check_review(self) -> Self:
         """Enforce what the field types of Review cannot, as schemas/agents/review.json does."""
         x = _json_view(self)
-        if "labels" in x and not _v5(x["labels"]):
+        if "labels" in x and (not _v5(x["labels"])):
             raise PydanticCustomError(
                 "schema",
                 "labels: the value does not satisfy additionalProperties",
@@ -45,17 +45,13 @@ class Review(BaseModel):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-
-def _v6(x: Any) -> bool:  # agents/review.json#/properties/labels/additionalProperties
-    return type(x) is str
-
-
 _C0: Any = []
 
 
-def _v5(x: Any) -> bool:  # agents/review.json#/properties/labels
+def _v5(x: Any) -> bool:
+    """agents/review.json#/properties/labels"""
     if type(x) is dict:
         for key, value in x.items():
-            if key not in _C0 and (not _v6(value)):
+            if key not in _C0 and type(value) is not str:
                 return False
     return True

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from .._types import JsonNumber, _equal, _json_view
+from .._types import JsonNumber, _json_view
 from .base_result import BaseResult
 from .problem import Problem
 
@@ -36,13 +36,17 @@ class CheckResult(BaseResult):
     def _check_check_result(self) -> Self:
         """Enforce what the field types of CheckResult cannot, as schemas/tools/check_result.json does."""
         x = _json_view(self)
-        if _v0(x) and not _v2(x):
+        if _v0(x) and (
+            type(x) is dict
+            and "problems" in x
+            and (type(x["problems"]) is list and len(x["problems"]) > 0)
+        ):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is PASS, problems must be empty.",
                 {"rule": "tools/check_result.json#/allOf/1"},
             )
-        if _v4(x) and not _v6(x):
+        if _v4(x) and (not _v6(x)):
             raise PydanticCustomError(
                 "schema_rule",
                 "When status is FAIL, at least one problem must be listed.",
@@ -62,54 +66,32 @@ class CheckStatus(StrEnum):
 
 # The predicates the validators call: JSON Schema, compiled.
 
-_C0 = "PASS"
 
-
-def _v1(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if/properties/status
-    return _equal(x, _C0)
-
-
-def _v0(x: Any) -> bool:  # tools/check_result.json#/allOf/1/if
+def _v0(x: Any) -> bool:
+    """tools/check_result.json#/allOf/1/if"""
     if type(x) is dict:
         if "status" not in x:
             return False
-        if not _v1(x["status"]):
+        if x["status"] != "PASS":
             return False
     return True
 
 
-def _v3(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then/properties/problems
-    return not (type(x) is list and len(x) > 0)
-
-
-def _v2(x: Any) -> bool:  # tools/check_result.json#/allOf/1/then
-    return not (type(x) is dict and "problems" in x and (not _v3(x["problems"])))
-
-
-_C1 = "FAIL"
-
-
-def _v5(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if/properties/status
-    return _equal(x, _C1)
-
-
-def _v4(x: Any) -> bool:  # tools/check_result.json#/allOf/2/if
+def _v4(x: Any) -> bool:
+    """tools/check_result.json#/allOf/2/if"""
     if type(x) is dict:
         if "status" not in x:
             return False
-        if not _v5(x["status"]):
+        if x["status"] != "FAIL":
             return False
     return True
 
 
-def _v7(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then/properties/problems
-    return not (type(x) is list and len(x) < 1)
-
-
-def _v6(x: Any) -> bool:  # tools/check_result.json#/allOf/2/then
+def _v6(x: Any) -> bool:
+    """tools/check_result.json#/allOf/2/then"""
     if type(x) is dict:
         if "problems" not in x:
             return False
-        if not _v7(x["problems"]):
+        if type(x["problems"]) is list and len(x["problems"]) < 1:
             return False
     return True
