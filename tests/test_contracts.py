@@ -124,7 +124,8 @@ def test_public_names_are_locked() -> None:
         d["title"] for f in TREE.files for d in (f.data.get("$defs") or {}).values() if "title" in d
     }
     generated = set(NAMES) | defs | {
-        "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format"
+        "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format",
+        "TOOL_CONTRACTS", "tool_output_schema",
     }  # fmt: skip
     runtime = {
         "AgentResult", "AgentUsage", "ChunkError", "ChunkedOutputs", "FieldError",

@@ -15,7 +15,7 @@ __all__ = ["Config", "load_config"]
 
 @dataclass(frozen=True)
 class Config:
-    """Where the schemas are, where generated files go, and which agent returns what.
+    """Where the schemas are, where generated files go, which agent and tool returns what.
 
     ``docs_file`` (the Markdown catalog) and ``export_dir`` (the export for consumers that
     are not Python) are optional: ``None`` when the project does not want them.
@@ -28,6 +28,7 @@ class Config:
     agents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     docs_file: Path | None = None
     export_dir: Path | None = None
+    tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -100,6 +101,7 @@ def load_config(path: Path) -> Config:
     agents = table.get("agents", {})
     if not isinstance(agents, dict) or not all(isinstance(v, str) for v in agents.values()):
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
+    tools = _names_to_titles(table, "tools", where)
     docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
     return Config(
         root,
@@ -109,4 +111,17 @@ def load_config(path: Path) -> Config:
         MappingProxyType(dict(agents)),
         docs_file=docs_file,
         export_dir=export_dir,
+        tools=MappingProxyType(tools),
     )
+
+
+def _names_to_titles(table: dict[str, object], key: str, where: Location) -> dict[str, str]:
+    """An optional ``[tool.maverick-codegen.<key>]`` table: names to contract titles."""
+    value = table.get(key, {})
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, str) for k, v in value.items()
+    ):
+        raise CodegenError(
+            f"[tool.maverick-codegen.{key}] maps names to contract titles", where, "CONFIG"
+        )
+    return dict(value)

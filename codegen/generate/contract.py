@@ -25,6 +25,9 @@ class Contract:
     schema_file: str
     agents: tuple[str, ...]
     rules: RuleSet | None
+    # MCP tools returning it ([tool.maverick-codegen.tools]); like an agent contract, a tool
+    # contract gets a self-contained form (its MCP outputSchema) in the registry and export.
+    tools: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:

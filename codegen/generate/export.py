@@ -8,9 +8,10 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
   ``$defs``, keyed by ``$id``. Each embedded resource keeps its ``$id`` and ``$schema`` and
   its ``$ref`` are untouched: they resolve against the embedded resource's ``$id``, as the
   JSON Schema specification's bundling guidance says;
-- ``structured-output/<path>.json``: for each agent contract, the self-contained object
-  schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`);
-- ``index.json``: contract and agent names to ``$id`` and files, and the list of every file
+- ``structured-output/<path>.json``: for each agent or tool contract, the self-contained
+  object schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`),
+  which is also an MCP tool's ``outputSchema``;
+- ``index.json``: contract, agent and tool names to ``$id`` and files, and the list of every file
   generated (how :mod:`codegen.generate.targets` recognises them: JSON has no comments).
 
 Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
@@ -79,6 +80,7 @@ def render_export(
     files: dict[PurePosixPath, str] = {}
     contracts_index: dict[str, dict[str, Any]] = {}
     agents_index: dict[str, dict[str, Any]] = {}
+    tools_index: dict[str, dict[str, Any]] = {}
     for contract in ordered:
         rel = PurePosixPath(SCHEMAS) / contract.schema.rel
         files[rel] = dump(contract.schema.data)
@@ -88,18 +90,17 @@ def render_export(
             "file": rel.as_posix(),
             "source": contract.schema_file,
         }
+        if contract.tools:
+            entry["tools"] = list(contract.tools)
         if contract.name in output_schemas:
             structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
             files[structured] = dump(output_schemas[contract.name])
             entry["structured_output"] = structured.as_posix()
         contracts_index[contract.name] = entry
         for agent in contract.agents:
-            agents_index[agent] = {
-                "$id": contract.schema_id,
-                "contract": contract.name,
-                "file": entry["file"],
-                "structured_output": entry["structured_output"],
-            }
+            agents_index[agent] = _named(contract, entry)
+        for tool in contract.tools:
+            tools_index[tool] = _named(contract, entry)
     files[PurePosixPath(BUNDLE)] = dump(
         {
             "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
@@ -122,7 +123,18 @@ def render_export(
             "bundle": BUNDLE,
             "contracts": contracts_index,
             "agents": dict(sorted(agents_index.items())),
+            **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
             "files": sorted(p.as_posix() for p in (*files, index)),
         }
     )
     return files
+
+
+def _named(contract: Contract, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The index entry of an agent or tool name: its contract, files and ``$id``."""
+    return {
+        "$id": contract.schema_id,
+        "contract": contract.name,
+        "file": entry["file"],
+        "structured_output": entry["structured_output"],
+    }

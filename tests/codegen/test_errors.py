@@ -238,3 +238,25 @@ def test_optional_property_without_default_is_refused(
     assert code == 2
     assert "optional property 'count' has no default" in err
     assert "/properties/count (SUPPORTED_CONSTRUCT)" in err
+
+
+def test_tool_naming_an_unknown_contract_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = "Nope"\n')
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "tool 'lookup' names contract 'Nope', which no schema file defines" in err
+
+
+def test_tools_table_must_map_names_to_titles(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(toml.read_text() + "\n[tool.maverick-codegen.tools]\nlookup = 3\n")
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "[tool.maverick-codegen.tools] maps names to contract titles" in err
