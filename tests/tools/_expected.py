@@ -174,7 +174,7 @@ ERRORS: list[tuple[str, dict[str, Any], str]] = [
     ("search_codebase", {"query": "x", "path": "../outside"}, "outside the root: ../outside"),
     ("search_codebase", {"query": "x", "path": "agents/leakdir"}, "symbolic link that leaves"),
     ("search_codebase", {"query": "(", "regex": True}, "Invalid regular expression '('"),
-    ("search_codebase", {"query": "x", "max_results": 0}, "max_results must be between 1"),
+    ("search_codebase", {"query": "x", "max_results": 0}, "max_results"),
     ("get_file", {"path": "missing.py"}, "Path not found: missing.py"),
     ("get_file", {"path": "/etc/hostname"}, "outside the root: /etc/hostname"),
     ("get_file", {"path": "agents/leak.py"}, "symbolic link that leaves the root"),
