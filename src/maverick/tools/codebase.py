@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import json
+import os
 import re
 import time
 import tomllib
@@ -181,32 +182,35 @@ class CodebaseTools:
             except re.error as exc:
                 raise ToolFailure(f"Invalid regular expression {query!r}: {exc}") from None
         searcher = _Searcher(query, compiled)
+        needle = None if regex else query.encode("utf-8")
         folder = self.workspace.resolve(path)
-        if folder.is_file():
-            files: Iterable[Path] = [folder]
-        else:
-            files = self.workspace.walk(folder)
+        paths = [str(folder)] if folder.is_file() else self.workspace.walk_paths(str(folder))
         by_path = "/" in file_pattern
+        name_matches = re.compile(fnmatch.translate(file_pattern)).match
+        skip = len(str(self.root)) + 1
         matches: list[SearchMatch] = []
         match_count = 0
         files_matched = 0
-        for file in files:
-            rel = self.workspace.relative(file)
-            if not fnmatch.fnmatchcase(rel if by_path else file.name, file_pattern):
+        for file in paths:
+            if not name_matches(file[skip:] if by_path else os.path.basename(file)):
                 continue
             try:
-                if file.stat().st_size > MAX_SEARCH_FILE_BYTES:
-                    continue
-                data = file.read_bytes()
+                with open(file, "rb") as stream:
+                    if os.fstat(stream.fileno()).st_size > MAX_SEARCH_FILE_BYTES:
+                        continue
+                    data = stream.read()
             except OSError:
                 continue
             if _is_binary(data):
+                continue
+            if needle is not None and needle not in data:  # literal: bytes first, fast
                 continue
             found = False
             for line_no, line in searcher.lines(data.decode("utf-8", errors="replace")):
                 found = True
                 match_count += 1
                 if len(matches) < limit:
+                    rel = file[skip:]
                     matches.append(SearchMatch(file=rel, line_number=line_no, text=_text(line)))
             files_matched += found
         return {

@@ -68,6 +68,10 @@ class Workspace:
         Links to folders are never followed; a linked file is yielded only when its target
         is a regular file inside the root.
         """
+        return map(Path, self.walk_paths(str(folder)))
+
+    def walk_paths(self, folder: str) -> Iterator[str]:
+        """:meth:`walk` as plain strings: what the search's hot loop wants (no pathlib)."""
         stack = [folder]
         while stack:
             current = stack.pop()
@@ -83,11 +87,11 @@ class Workspace:
                         if entry.name not in SKIPPED_DIRS and not os.path.exists(
                             os.path.join(entry.path, "pyvenv.cfg")
                         ):
-                            subdirs.append(Path(entry.path))
+                            subdirs.append(entry.path)
                     elif entry.is_file(follow_symlinks=False) or (
                         entry.is_symlink() and self._link_to_file_inside(entry.path)
                     ):
-                        yield Path(entry.path)
+                        yield entry.path
                 except OSError:
                     continue
             stack.extend(reversed(subdirs))
