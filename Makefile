@@ -66,6 +66,7 @@ test: $(DEV) $(NODE_MODULES)
 bench: $(DEV)
 	$(PY) bench/bench_codegen.py
 	$(PY) bench/bench_validate_output.py
+	$(PY) bench/bench_tools.py
 
 clean-venv:
 	rm -rf $(VENV)
