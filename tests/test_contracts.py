@@ -125,7 +125,7 @@ def test_public_names_are_locked() -> None:
     }
     generated = set(NAMES) | defs | {
         "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format",
-        "TOOL_CONTRACTS", "tool_output_schema",
+        "TOOL_CONTRACTS", "tool_output_schema", "TOOL_INPUT_CONTRACTS", "tool_input_schema",
     }  # fmt: skip
     runtime = {
         "AgentResult", "AgentUsage", "ChunkError", "ChunkedOutputs", "FieldError",

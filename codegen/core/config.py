@@ -28,7 +28,9 @@ class Config:
     agents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     docs_file: Path | None = None
     export_dir: Path | None = None
+    # MCP tool name -> the contract it returns, and (optional) the contract of its arguments.
     tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tool_inputs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -101,7 +103,7 @@ def load_config(path: Path) -> Config:
     agents = table.get("agents", {})
     if not isinstance(agents, dict) or not all(isinstance(v, str) for v in agents.values()):
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
-    tools = _names_to_titles(table, "tools", where)
+    tools, tool_inputs = _tools(table, where)
     docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
     return Config(
         root,
@@ -112,16 +114,34 @@ def load_config(path: Path) -> Config:
         docs_file=docs_file,
         export_dir=export_dir,
         tools=MappingProxyType(tools),
+        tool_inputs=MappingProxyType(tool_inputs),
     )
 
 
-def _names_to_titles(table: dict[str, object], key: str, where: Location) -> dict[str, str]:
-    """An optional ``[tool.maverick-codegen.<key>]`` table: names to contract titles."""
-    value = table.get(key, {})
-    if not isinstance(value, dict) or not all(
-        isinstance(k, str) and k and isinstance(v, str) for k, v in value.items()
-    ):
-        raise CodegenError(
-            f"[tool.maverick-codegen.{key}] maps names to contract titles", where, "CONFIG"
-        )
-    return dict(value)
+def _tools(table: dict[str, object], where: Location) -> tuple[dict[str, str], dict[str, str]]:
+    """``[tool.maverick-codegen.tools]``: ``name = "Output"`` or ``name = {output, input}``."""
+    value = table.get("tools", {})
+    problem = CodegenError(
+        "[tool.maverick-codegen.tools] maps tool names to a contract title, or to a table "
+        '{output = "Title", input = "Title"}',
+        where,
+        "CONFIG",
+    )
+    if not isinstance(value, dict):
+        raise problem
+    outputs: dict[str, str] = {}
+    inputs: dict[str, str] = {}
+    for name, given in value.items():
+        entry = {"output": given} if isinstance(given, str) else given
+        if (
+            not name
+            or not isinstance(entry, dict)
+            or not set(entry) <= {"output", "input"}
+            or not all(isinstance(v, str) and v for v in entry.values())
+            or "output" not in entry
+        ):
+            raise problem
+        outputs[name] = entry["output"]
+        if "input" in entry:
+            inputs[name] = entry["input"]
+    return outputs, inputs

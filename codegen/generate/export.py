@@ -11,6 +11,8 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
 - ``structured-output/<path>.json``: for each agent or tool contract, the self-contained
   object schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`),
   which is also an MCP tool's ``outputSchema``;
+- ``a2a-skills.json`` (when tools are configured): the AgentCard ``skills`` fragment of the
+  MCP tools (:mod:`codegen.generate.a2a`);
 - ``index.json``: contract, agent and tool names to ``$id`` and files, and the list of every file
   generated (how :mod:`codegen.generate.targets` recognises them: JSON has no comments).
 
@@ -29,6 +31,7 @@ from urllib.parse import urljoin
 from codegen import __version__
 from codegen.core.errors import SchemaError
 from codegen.core.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
+from codegen.generate.a2a import A2A_SKILLS, a2a_skills
 from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK
 
 if TYPE_CHECKING:
@@ -92,6 +95,8 @@ def render_export(
         }
         if contract.tools:
             entry["tools"] = list(contract.tools)
+        if contract.tool_inputs:
+            entry["tool_inputs"] = list(contract.tool_inputs)
         if contract.name in output_schemas:
             structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
             files[structured] = dump(output_schemas[contract.name])
@@ -100,7 +105,9 @@ def render_export(
         for agent in contract.agents:
             agents_index[agent] = _named(contract, entry)
         for tool in contract.tools:
-            tools_index[tool] = _named(contract, entry)
+            tools_index.setdefault(tool, {}).update(_named(contract, entry))
+        for tool in contract.tool_inputs:
+            tools_index.setdefault(tool, {})["input"] = _named(contract, entry)
     files[PurePosixPath(BUNDLE)] = dump(
         {
             "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
@@ -112,6 +119,18 @@ def render_export(
             "$defs": {c.schema_id: c.schema.data for c in ordered},
         }
     )
+    skills = a2a_skills(ordered, output_schemas)
+    if skills:
+        files[PurePosixPath(A2A_SKILLS)] = dump(
+            {
+                "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
+                "description": (
+                    "The skills of an A2A AgentCard for the MCP tools, one per tool; "
+                    "inputSchema and outputSchema are not AgentSkill fields."
+                ),
+                "skills": skills,
+            }
+        )
     index = PurePosixPath(EXPORT_INDEX)
     files[index] = dump(
         {
@@ -124,6 +143,7 @@ def render_export(
             "contracts": contracts_index,
             "agents": dict(sorted(agents_index.items())),
             **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
+            **({"a2a_skills": A2A_SKILLS} if skills else {}),
             "files": sorted(p.as_posix() for p in (*files, index)),
         }
     )

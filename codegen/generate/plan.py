@@ -143,24 +143,34 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
 
 
 def _with_tools(config: Config, contracts: list[Contract]) -> list[Contract]:
-    """Each contract with the MCP tools that return it (``[tool.maverick-codegen.tools]``)."""
+    """Each contract with the MCP tools that return it or take it as arguments."""
     titles = {c.name for c in contracts}
-    for tool, title in config.tools.items():
-        if title not in titles:
-            raise CodegenError(
-                f"tool {tool!r} names contract {title!r}, which no schema file defines",
-                Location(config.root / "pyproject.toml"),
-                "TOOL_CONTRACT",
-            )
     returned_by: dict[str, list[str]] = {}
-    for tool, title in sorted(config.tools.items()):
-        returned_by.setdefault(title, []).append(tool)
-    return [dataclasses.replace(c, tools=tuple(returned_by.get(c.name, ()))) for c in contracts]
+    taken_by: dict[str, list[str]] = {}
+    for table, found in ((config.tools, returned_by), (config.tool_inputs, taken_by)):
+        for tool, title in sorted(table.items()):
+            if title not in titles:
+                raise CodegenError(
+                    f"tool {tool!r} names contract {title!r}, which no schema file defines",
+                    Location(config.root / "pyproject.toml"),
+                    "TOOL_CONTRACT",
+                )
+            found.setdefault(title, []).append(tool)
+    return [
+        dataclasses.replace(
+            c,
+            tools=tuple(returned_by.get(c.name, ())),
+            tool_inputs=tuple(taken_by.get(c.name, ())),
+        )
+        for c in contracts
+    ]
 
 
 def _names_digest(config: Config) -> str:
     """The agent and tool tables as they enter the registry's hash (no tools: as before)."""
     tools = f"|tools={sorted(config.tools.items())!r}" if config.tools else ""
+    if config.tool_inputs:
+        tools += f"|inputs={sorted(config.tool_inputs.items())!r}"
     return repr(sorted(config.agents.items())) + tools
 
 
@@ -221,7 +231,9 @@ def build_plan(config: Config) -> Plan:
     )
     own = _package_inits(config, tree, contracts, all_header)
     output_schemas = {
-        c.name: structured_output_schema(tree, c.schema) for c in contracts if c.agents or c.tools
+        c.name: structured_output_schema(tree, c.schema)
+        for c in contracts
+        if c.agents or c.tools or c.tool_inputs
     }
     own.update(_registry_files(contracts, config, output_schemas, all_header))
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -298,6 +310,7 @@ def _registry_files(
         contracts=ordered,
         agents=sorted(config.agents.items()),
         tools=sorted(config.tools.items()),
+        tool_inputs=sorted(config.tool_inputs.items()),
     )
     schemas = env.get_template("schemas.py.j2").render(
         header=header,
@@ -306,7 +319,9 @@ def _registry_files(
         tools=bool(config.tools),
     )
     registry_names = ("AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema")
-    tool_names = ("TOOL_CONTRACTS", "tool_output_schema") if config.tools else ()
+    tool_names: tuple[str, ...] = ("TOOL_CONTRACTS", "tool_output_schema") if config.tools else ()
+    if config.tool_inputs:
+        tool_names += ("TOOL_INPUT_CONTRACTS", "tool_input_schema")
     top_imports = [
         *_export_imports(ordered, lambda c: "." + ".".join(c.schema.module_parts)),
         *(

@@ -245,7 +245,10 @@ def test_tool_naming_an_unknown_contract_is_refused(
 ) -> None:
     project = make_project("single_file")
     toml = project / "pyproject.toml"
-    toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = "Nope"\n')
+    toml.write_text(
+        toml.read_text()
+        + '\n[tool.maverick-codegen.tools]\nlookup = {output = "Note", input = "Nope"}\n'
+    )
     code, err = errors_of(project, capsys)
     assert code == 2
     assert "tool 'lookup' names contract 'Nope', which no schema file defines" in err
@@ -256,7 +259,7 @@ def test_tools_table_must_map_names_to_titles(
 ) -> None:
     project = make_project("single_file")
     toml = project / "pyproject.toml"
-    toml.write_text(toml.read_text() + "\n[tool.maverick-codegen.tools]\nlookup = 3\n")
+    toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = {out = "X"}\n')
     code, err = errors_of(project, capsys)
     assert code == 2
-    assert "[tool.maverick-codegen.tools] maps names to contract titles" in err
+    assert "[tool.maverick-codegen.tools] maps tool names to a contract title" in err
