@@ -1,10 +1,11 @@
 """The TypeScript MCP client (@modelcontextprotocol/sdk) against the installed server, over stdio.
 
-``mcp-client.mjs`` starts ``maverick-tools-mcp --root <fixture repository>``, lists the tools,
-compares each outputSchema with the exported self-contained file, makes every call of the
-table in :mod:`tests.tools._expected` and judges each structuredContent with Ajv 2020 in
-strict mode, by the self-contained form and by the canonical files. Here every answer is
-checked field by field against the same table the Python clients use: 0 disagreements.
+``mcp-client.mjs`` starts ``maverick-tools-mcp --root <fixture repository>``, lists the
+tools, compares each outputSchema and inputSchema with the exported self-contained files,
+makes every call of the table in :mod:`tests.tools._expected` and judges each
+structuredContent with Ajv 2020 in strict mode, by the self-contained form and by the
+canonical files. Here every answer is checked field by field against the same table the
+Python clients use: 0 disagreements.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_every_output_schema_is_the_exported_file(report: dict[str, Any]) -> None:
     assert report["warnings"] == []
     assert report["tools"] == {
-        name: {"exported": True, "outputSchemaEqual": True} for name in TOOL_CONTRACTS
+        name: {"exported": True, "outputSchemaEqual": True, "inputSchemaEqual": True}
+        for name in TOOL_CONTRACTS
     }
 
 

@@ -39,9 +39,11 @@ def collect(server: Any) -> dict[str, Any]:
     return anyio.run(run)
 
 
-def exported_output_schema(tool: str) -> dict[str, Any]:
-    index = json.loads((EXPORT / "index.json").read_text())
-    return json.loads((EXPORT / index["tools"][tool]["structured_output"]).read_text())
+def exported_output_schema(tool: str, which: str = "output") -> dict[str, Any]:
+    """The exported self-contained form of ``tool``'s result (or, ``"input"``, arguments)."""
+    entry = json.loads((EXPORT / "index.json").read_text())["tools"][tool]
+    entry = entry["input"] if which == "input" else entry
+    return json.loads((EXPORT / entry["structured_output"]).read_text())
 
 
 def check_answer(answer: Any, tool: str, success: bool) -> dict[str, Any]:

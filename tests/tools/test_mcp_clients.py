@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from mcp import StdioServerParameters
 
-from maverick.contracts import TOOL_CONTRACTS
-from maverick.tools.mcp_server import INPUT_SCHEMAS, build_server
+from maverick.contracts import TOOL_CONTRACTS, TOOL_INPUT_CONTRACTS, canonical_schema
+from maverick.tools.mcp_server import TOOL_NAMES, build_server
 from tests.tools._expected import ERRORS, SUCCESSES, expected
 from tests.tools._mcp_checks import case_ids, check_answer, collect, exported_output_schema
 
@@ -43,11 +43,13 @@ def sessions(repo: Path) -> dict[str, dict[str, Any]]:
 @pytest.mark.parametrize("client", CLIENTS)
 def test_output_schemas_are_the_export(sessions: dict[str, dict[str, Any]], client: str) -> None:
     tools = sessions[client]["tools"]
-    assert sorted(tools) == sorted(TOOL_CONTRACTS) == sorted(INPUT_SCHEMAS)
+    assert list(tools) == list(TOOL_NAMES)
+    assert sorted(tools) == sorted(TOOL_CONTRACTS) == sorted(TOOL_INPUT_CONTRACTS)
     for name, tool in tools.items():
         assert tool.output_schema == exported_output_schema(name), name
-        assert tool.input_schema == INPUT_SCHEMAS[name][1]
-        assert tool.description == INPUT_SCHEMAS[name][0]
+        assert tool.input_schema == exported_output_schema(name, "input"), name
+        arguments = canonical_schema(TOOL_INPUT_CONTRACTS[name].name)
+        assert tool.description == arguments["description"]
 
 
 @pytest.mark.parametrize("client", CLIENTS)

@@ -3,7 +3,9 @@
 Built on the official ``mcp`` SDK's low-level server (the ``mcp`` extra). Each tool's
 ``outputSchema`` is its contract's canonical schema in one self-contained form, read from
 the generated registry (:func:`maverick.contracts.tool_output_schema`, the same document as
-``export/structured-output/tools/``), never derived from the Pydantic model. Every result is
+``export/structured-output/tools/``), never derived from the Pydantic model; its
+``inputSchema`` and description come the same way from its arguments' contract
+(:func:`maverick.contracts.tool_input_schema`, ``schemas/tools/*_input.json``). Every result is
 validated against that schema before it is sent:
 
 - a success: ``structuredContent`` is the result, and a text block holds the same JSON;
@@ -34,89 +36,21 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
-from maverick.contracts import TOOL_CONTRACTS, ToolResult, tool_output_schema
-from maverick.tools.codebase import DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT, CodebaseTools
-from maverick.tools.hard_mode import HARD_MODE_RULES
+from maverick.contracts import (
+    TOOL_CONTRACTS,
+    ToolResult,
+    tool_input_schema,
+    tool_output_schema,
+)
+from maverick.tools.codebase import CodebaseTools
 from maverick.tools.results import create_error_result
 
-__all__ = ["INPUT_SCHEMAS", "build_server", "call_result", "main"]
+__all__ = ["TOOL_NAMES", "build_server", "call_result", "main"]
 
 SERVER_NAME = "maverick-tools"
 
-_PATH = {"type": "string", "minLength": 1}
-_RULE_LIST = ", ".join(f"{r.id} {r.name}" for r in HARD_MODE_RULES)
-
-# name -> (description, input schema). The output schemas come from the registry.
-INPUT_SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
-    "search_codebase": (
-        "Search the files below a folder of the repository for a literal string or a Python "
-        "regular expression; returns the matching lines with their line numbers.",
-        {
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Text (or regex) to search for."},
-                "path": {**_PATH, "default": ".", "description": "Folder or file to search."},
-                "file_pattern": {
-                    "type": "string",
-                    "minLength": 1,
-                    "default": "*.py",
-                    "description": "Glob on file names (on paths when it holds a /).",
-                },
-                "regex": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Treat query as a Python regular expression.",
-                },
-                "max_results": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_RESULTS_LIMIT,
-                    "default": DEFAULT_MAX_RESULTS,
-                    "description": "Most matches returned; truncated says when there were more.",
-                },
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-    ),
-    "get_file": (
-        "Read one UTF-8 text file of the repository (at most 1 MiB): its content, size in "
-        "bytes and number of lines.",
-        {
-            "type": "object",
-            "properties": {"path": {**_PATH, "description": "File, relative to the root."}},
-            "required": ["path"],
-            "additionalProperties": False,
-        },
-    ),
-    "check_patterns": (
-        f"Check the code below a folder against the ADK Hard Mode rules ({_RULE_LIST}): "
-        "violations, compliance score and risk level.",
-        {
-            "type": "object",
-            "properties": {
-                "path": {**_PATH, "default": ".", "description": "Folder to check."},
-                "rules": {
-                    "type": ["array", "null"],
-                    "items": {"type": "string"},
-                    "default": None,
-                    "description": "Rule ids to check (default: all); unknown ids are warnings.",
-                },
-            },
-            "additionalProperties": False,
-        },
-    ),
-    "analyze_deps": (
-        "List the dependencies a project declares: requirements*.txt, pyproject.toml, "
-        "package.json and Terraform required_providers, with duplicates and unpinned "
-        "requirements as issues.",
-        {
-            "type": "object",
-            "properties": {"path": {**_PATH, "default": ".", "description": "Project folder."}},
-            "additionalProperties": False,
-        },
-    ),
-}
+# The tools served, in this order; their schemas and descriptions come from the registry.
+TOOL_NAMES = ("search_codebase", "get_file", "check_patterns", "analyze_deps")
 
 
 @dataclass(frozen=True)
@@ -134,11 +68,12 @@ class _Tool:
 def _tools(root: str | Path) -> dict[str, _Tool]:
     codebase = CodebaseTools(root)
     tools = {}
-    for name, (description, input_schema) in INPUT_SCHEMAS.items():
+    for name in TOOL_NAMES:
+        input_schema = tool_input_schema(name)
         output_schema = tool_output_schema(name)
         tools[name] = _Tool(
             name=name,
-            description=description,
+            description=input_schema["description"],
             input_schema=input_schema,
             output_schema=output_schema,
             contract=TOOL_CONTRACTS[name].model,

@@ -3,7 +3,7 @@
 // Usage: node mcp-client.mjs EXPORT_DIR CALLS_JSON -- COMMAND [ARGS...]
 //
 // Starts the server COMMAND over stdio, lists its tools, compares each tool's outputSchema
-// with the exported self-contained file (index.json "tools"), calls every tool of CALLS_JSON
+// and inputSchema with the exported self-contained files (index.json "tools"), calls every tool of CALLS_JSON
 // ({"calls": [[tool, arguments], ...]}) and judges each structuredContent with Ajv (draft
 // 2020-12, strict mode) twice: by the exported self-contained form and by the canonical
 // per-contract files (and, as a control, refuses the document with one unknown key more).
@@ -65,6 +65,8 @@ for (const tool of tools) {
     exported: Boolean(entry),
     outputSchemaEqual: Boolean(entry) &&
       same(tool.outputSchema, readJson(path.join(exportDir, entry.structured_output))),
+    inputSchemaEqual: Boolean(entry?.input) &&
+      same(tool.inputSchema, readJson(path.join(exportDir, entry.input.structured_output))),
   };
 }
 const results = [];
