@@ -73,6 +73,7 @@ bench: $(DEV)
 	$(PY) bench/bench_validate_output.py
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py
+	$(PY) bench/bench_tools.py
 
 clean-venv:
 	rm -rf $(VENV)

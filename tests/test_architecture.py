@@ -27,7 +27,10 @@ FORBIDDEN = {
     "codegen.lint": ("codegen.breaking", *CLI),
     "codegen.breaking": ("codegen.lint", *CLI),
     "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),
-    "maverick.contracts": ("maverick.agents", "maverick.output", "maverick.workflows"),
+    "maverick.contracts": ("maverick.agents", "maverick.output", "maverick.workflows",
+                           "maverick.tools", "mcp", "mcp_types"),
+    "maverick.tools.results": ("mcp", "mcp_types", "maverick.agents"),
+    "maverick.tools.codebase": ("mcp", "mcp_types", "maverick.agents"),
 }  # fmt: skip
 
 
@@ -159,3 +162,23 @@ def test_rejected_output_prints_nothing_unless_the_application_logs() -> None:
             [sys.executable, "-c", code, mode], capture_output=True, text=True, check=True
         )
         assert done.stderr == expected
+
+
+def test_contracts_and_tools_import_without_the_mcp_sdk() -> None:
+    """The MCP SDK is an optional extra: only ``maverick.tools.mcp_server`` needs it."""
+    code = (
+        "import sys\n"
+        "sys.modules['mcp'] = None  # any import of it now raises ImportError\n"
+        "sys.modules['mcp_types'] = None\n"
+        "import maverick.contracts, maverick.tools\n"
+        "from maverick.tools import create_error_result\n"
+        "from maverick.contracts import FileResult\n"
+        "print(create_error_result(FileResult, 'get_file', 'nope').error)\n"
+        "import maverick.tools.mcp_server\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=REPO
+    )
+    assert done.stdout == "nope\n"
+    assert "ModuleNotFoundError" in done.stderr or "ImportError" in done.stderr
+    assert "import of mcp" in done.stderr

@@ -124,7 +124,8 @@ def test_public_names_are_locked() -> None:
         d["title"] for f in TREE.files for d in (f.data.get("$defs") or {}).values() if "title" in d
     }
     generated = set(NAMES) | defs | {
-        "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format"
+        "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema", "output_format",
+        "TOOL_CONTRACTS", "tool_output_schema", "TOOL_INPUT_CONTRACTS", "tool_input_schema",
     }  # fmt: skip
     runtime = {
         "AgentResult", "AgentUsage", "ChunkError", "ChunkedOutputs", "FieldError",
@@ -150,3 +151,17 @@ def test_error_results_are_constructible(name: str) -> None:
     result = model.model_validate({"success": False, "error": "it broke"})
     assert result.success is False
     assert result.error == "it broke"
+
+
+def test_tool_registry_hands_out_the_exported_form() -> None:
+    from maverick.contracts import TOOL_CONTRACTS, tool_output_schema
+
+    index = json.loads((REPO / "export/index.json").read_text())
+    assert {t: c.name for t, c in TOOL_CONTRACTS.items()} == {
+        t: e["contract"] for t, e in index["tools"].items()
+    }
+    for tool, entry in index["tools"].items():
+        schema = tool_output_schema(tool)
+        assert schema == json.loads((REPO / "export" / entry["structured_output"]).read_text())
+        schema["type"] = "changed"  # a copy: the registry is not altered
+        assert tool_output_schema(tool)["type"] == "object"

@@ -34,7 +34,7 @@ class LintSettings:
 
 @dataclass(frozen=True)
 class Config:
-    """Where the schemas are, where generated files go, and which agent returns what.
+    """Where the schemas are, where generated files go, which agent and tool returns what.
 
     ``docs_file`` (the Markdown catalog) and ``export_dir`` (the export for consumers that
     are not Python) are optional: ``None`` when the project does not want them.
@@ -50,6 +50,9 @@ class Config:
     path: Path = Path("pyproject.toml")
     lint: LintSettings = LintSettings()
     breaking_use: tuple[str, ...] | None = None
+    # MCP tool name -> the contract it returns, and (optional) the contract of its arguments.
+    tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tool_inputs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -233,6 +236,7 @@ def load_config(path: Path) -> Config:
     agents = table.get("agents", {})
     if not isinstance(agents, dict) or not all(isinstance(v, str) for v in agents.values()):
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
+    tools, tool_inputs = _tools(table, where)
     docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
     return Config(
         root,
@@ -245,4 +249,35 @@ def load_config(path: Path) -> Config:
         path=path,
         lint=_lint_settings(path, root, schema_dir, table.get("lint")),
         breaking_use=_breaking_use(path, table.get("breaking")),
+        tools=MappingProxyType(tools),
+        tool_inputs=MappingProxyType(tool_inputs),
     )
+
+
+def _tools(table: dict[str, object], where: Location) -> tuple[dict[str, str], dict[str, str]]:
+    """``[tool.maverick-codegen.tools]``: ``name = "Output"`` or ``name = {output, input}``."""
+    value = table.get("tools", {})
+    problem = CodegenError(
+        "[tool.maverick-codegen.tools] maps tool names to a contract title, or to a table "
+        '{output = "Title", input = "Title"}',
+        where,
+        "CONFIG",
+    )
+    if not isinstance(value, dict):
+        raise problem
+    outputs: dict[str, str] = {}
+    inputs: dict[str, str] = {}
+    for name, given in value.items():
+        entry = {"output": given} if isinstance(given, str) else given
+        if (
+            not name
+            or not isinstance(entry, dict)
+            or not set(entry) <= {"output", "input"}
+            or not all(isinstance(v, str) and v for v in entry.values())
+            or "output" not in entry
+        ):
+            raise problem
+        outputs[name] = entry["output"]
+        if "input" in entry:
+            inputs[name] = entry["input"]
+    return outputs, inputs

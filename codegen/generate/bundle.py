@@ -44,8 +44,14 @@ LEFT_OUT = {
 MAX_OUTPUT_SCHEMA_BYTES = 100_000
 
 
-def structured_output_schema(tree: SchemaTree, contract: SchemaFile) -> dict[str, Any]:
-    """The self-contained object schema sent as ``output_format`` for ``contract``."""
+def structured_output_schema(
+    tree: SchemaTree, contract: SchemaFile, *, for_cli: bool = True
+) -> dict[str, Any]:
+    """The self-contained object schema sent as ``output_format`` for ``contract``.
+
+    ``for_cli=False`` keeps every keyword as it is (the exact form an MCP tool publishes as its
+    ``outputSchema``); by default what the Claude CLI refuses is translated or left out.
+    """
     if contract.data.get("type") != "object":
         raise SchemaError(
             "an agent's structured output must have an object root (the SDK never validates "
@@ -54,15 +60,15 @@ def structured_output_schema(tree: SchemaTree, contract: SchemaFile) -> dict[str
             "OBJECT_ROOT",
         )
     names = _names(tree, contract)
-    root = _rewrite(tree, contract, names)
+    root = _rewrite(tree, contract, names, for_cli=for_cli)
     defs: dict[str, Any] = {}
     for schema in tree.closure(contract):
         for key, entry in (schema.data.get("$defs") or {}).items():
             defs[names[schema.rel.as_posix(), f"/$defs/{escape_pointer(key)}"]] = _rewrite(
-                tree, schema, names, entry
+                tree, schema, names, entry, for_cli=for_cli
             )
         if schema is not contract:
-            defs[names[schema.rel.as_posix(), ""]] = _rewrite(tree, schema, names)
+            defs[names[schema.rel.as_posix(), ""]] = _rewrite(tree, schema, names, for_cli=for_cli)
     if defs:
         root["$defs"] = dict(sorted(defs.items()))
     size = len(json.dumps(root).encode("utf-8"))
@@ -104,6 +110,8 @@ def _rewrite(
     schema: SchemaFile,
     names: dict[tuple[str, str], str],
     node: Any = None,
+    *,
+    for_cli: bool = True,
 ) -> dict[str, Any]:
     document = copy.deepcopy(schema.data if node is None else node)
     for key in (*_DROPPED, "$defs"):
@@ -121,8 +129,9 @@ def _rewrite(
             )
         name = names.get((target.rel.as_posix(), fragment))
         sub["$ref"] = "#" if name is None else f"#/$defs/{name}"
-    for _, sub in list(iter_subschemas(document)):
-        _to_draft_7(sub)
+    if for_cli:
+        for _, sub in list(iter_subschemas(document)):
+            _to_draft_7(sub)
     return document
 
 

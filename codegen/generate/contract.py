@@ -24,6 +24,11 @@ class Contract:
     schema_file: str
     agents: tuple[str, ...]
     rules: tuple[str, ...]  # the messages (descriptions) of its own cross-field rules
+    # MCP tools returning it ([tool.maverick-codegen.tools]); like an agent contract, a tool
+    # contract gets a self-contained form (its MCP outputSchema) in the registry and export.
+    tools: tuple[str, ...] = ()
+    # MCP tools whose arguments it describes (``input`` in that table): it gets the form too.
+    tool_inputs: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:

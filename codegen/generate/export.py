@@ -8,9 +8,12 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
   ``$defs``, keyed by ``$id``. Each embedded resource keeps its ``$id`` and ``$schema`` and
   its ``$ref`` are untouched: they resolve against the embedded resource's ``$id``, as the
   JSON Schema specification's bundling guidance says;
-- ``structured-output/<path>.json``: for each agent contract, the self-contained object
-  schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`);
-- ``index.json``: contract and agent names to ``$id`` and files, and the list of every file
+- ``structured-output/<path>.json``: for each agent or tool contract, the self-contained
+  object schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`),
+  which is also an MCP tool's ``outputSchema``;
+- ``a2a-skills.json`` (when tools are configured): the AgentCard ``skills`` fragment of the
+  MCP tools (:mod:`codegen.generate.a2a`);
+- ``index.json``: contract, agent and tool names to ``$id`` and files, and the list of every file
   generated (how :mod:`codegen.generate.targets` recognises them: JSON has no comments).
 
 Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
@@ -28,6 +31,7 @@ from urllib.parse import urljoin
 from codegen import __version__
 from codegen.core.errors import SchemaError
 from codegen.core.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
+from codegen.generate.a2a import A2A_SKILLS, a2a_skills
 from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK
 
 if TYPE_CHECKING:
@@ -79,6 +83,7 @@ def render_export(
     files: dict[PurePosixPath, str] = {}
     contracts_index: dict[str, dict[str, Any]] = {}
     agents_index: dict[str, dict[str, Any]] = {}
+    tools_index: dict[str, dict[str, Any]] = {}
     for contract in ordered:
         rel = PurePosixPath(SCHEMAS) / contract.schema.rel
         files[rel] = dump(contract.schema.data)
@@ -88,18 +93,21 @@ def render_export(
             "file": rel.as_posix(),
             "source": contract.schema_file,
         }
+        if contract.tools:
+            entry["tools"] = list(contract.tools)
+        if contract.tool_inputs:
+            entry["tool_inputs"] = list(contract.tool_inputs)
         if contract.name in output_schemas:
             structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
             files[structured] = dump(output_schemas[contract.name])
             entry["structured_output"] = structured.as_posix()
         contracts_index[contract.name] = entry
         for agent in contract.agents:
-            agents_index[agent] = {
-                "$id": contract.schema_id,
-                "contract": contract.name,
-                "file": entry["file"],
-                "structured_output": entry["structured_output"],
-            }
+            agents_index[agent] = _named(contract, entry)
+        for tool in contract.tools:
+            tools_index.setdefault(tool, {}).update(_named(contract, entry))
+        for tool in contract.tool_inputs:
+            tools_index.setdefault(tool, {})["input"] = _named(contract, entry)
     files[PurePosixPath(BUNDLE)] = dump(
         {
             "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
@@ -111,6 +119,18 @@ def render_export(
             "$defs": {c.schema_id: c.schema.data for c in ordered},
         }
     )
+    skills = a2a_skills(ordered, output_schemas)
+    if skills:
+        files[PurePosixPath(A2A_SKILLS)] = dump(
+            {
+                "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
+                "description": (
+                    "The skills of an A2A AgentCard for the MCP tools, one per tool; "
+                    "inputSchema and outputSchema are not AgentSkill fields."
+                ),
+                "skills": skills,
+            }
+        )
     index = PurePosixPath(EXPORT_INDEX)
     files[index] = dump(
         {
@@ -122,7 +142,19 @@ def render_export(
             "bundle": BUNDLE,
             "contracts": contracts_index,
             "agents": dict(sorted(agents_index.items())),
+            **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
+            **({"a2a_skills": A2A_SKILLS} if skills else {}),
             "files": sorted(p.as_posix() for p in (*files, index)),
         }
     )
     return files
+
+
+def _named(contract: Contract, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The index entry of an agent or tool name: its contract, files and ``$id``."""
+    return {
+        "$id": contract.schema_id,
+        "contract": contract.name,
+        "file": entry["file"],
+        "structured_output": entry["structured_output"],
+    }

@@ -9,6 +9,7 @@ folder), each ``{path relative to the target's folder: text}``.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
 import os
@@ -148,6 +149,38 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
     return contracts
 
 
+def _with_tools(config: Config, contracts: list[Contract]) -> list[Contract]:
+    """Each contract with the MCP tools that return it or take it as arguments."""
+    titles = {c.name for c in contracts}
+    returned_by: dict[str, list[str]] = {}
+    taken_by: dict[str, list[str]] = {}
+    for table, found in ((config.tools, returned_by), (config.tool_inputs, taken_by)):
+        for tool, title in sorted(table.items()):
+            if title not in titles:
+                raise CodegenError(
+                    f"tool {tool!r} names contract {title!r}, which no schema file defines",
+                    Location(config.root / "pyproject.toml"),
+                    "TOOL_CONTRACT",
+                )
+            found.setdefault(title, []).append(tool)
+    return [
+        dataclasses.replace(
+            c,
+            tools=tuple(returned_by.get(c.name, ())),
+            tool_inputs=tuple(taken_by.get(c.name, ())),
+        )
+        for c in contracts
+    ]
+
+
+def _names_digest(config: Config) -> str:
+    """The agent and tool tables as they enter the registry's hash (no tools: as before)."""
+    tools = f"|tools={sorted(config.tools.items())!r}" if config.tools else ""
+    if config.tool_inputs:
+        tools += f"|inputs={sorted(config.tool_inputs.items())!r}"
+    return repr(sorted(config.agents.items())) + tools
+
+
 def _literal(value: Any, indent: str = "") -> str:
     """A JSON value as a Python literal, laid out as ruff would (sorted keys, one per line)."""
     inner = indent + "    "
@@ -197,15 +230,18 @@ def _export_imports(
 def build_plan(config: Config) -> Plan:
     """Load, check and render everything; raises :class:`CodegenError` on bad input."""
     tree = load_tree(config.schema_dir)
-    contracts = _contracts(config, tree)
+    contracts = _with_tools(config, _contracts(config, tree))
     check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
     all_header = _header(
         f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
-        _digest(tree.files, repr(sorted(config.agents.items()))),
+        _digest(tree.files, _names_digest(config)),
     )
     own = _package_inits(config, tree, contracts, all_header)
     output_schemas = {
-        c.name: structured_output_schema(tree, c.schema) for c in contracts if c.agents
+        # An agent's form is what the Claude CLI accepts; a tool's is exact (its outputSchema).
+        c.name: structured_output_schema(tree, c.schema, for_cli=bool(c.agents))
+        for c in contracts
+        if c.agents or c.tools or c.tool_inputs
     }
     own.update(_registry_files(contracts, config, output_schemas, all_header))
     skeleton = build_skeleton(tree)
@@ -327,16 +363,25 @@ def _registry_files(
         imports=imports,
         contracts=ordered,
         agents=sorted(config.agents.items()),
+        tools=sorted(config.tools.items()),
+        tool_inputs=sorted(config.tool_inputs.items()),
     )
     schemas = env.get_template("schemas.py.j2").render(
         header=header,
         schemas=_literal({c.schema_id: c.schema.data for c in ordered}),
         output_schemas=_literal(dict(output_schemas)),
+        tools=bool(config.tools),
     )
     registry_names = ("AGENT_CONTRACTS", "CONTRACTS", "ContractInfo", "canonical_schema")
+    tool_names: tuple[str, ...] = ("TOOL_CONTRACTS", "tool_output_schema") if config.tools else ()
+    if config.tool_inputs:
+        tool_names += ("TOOL_INPUT_CONTRACTS", "tool_input_schema")
     top_imports = [
         *_export_imports(ordered, lambda c: "." + ".".join(c.schema.module_parts)),
-        *({"module": "._registry", "name": n} for n in (*registry_names, "output_format")),
+        *(
+            {"module": "._registry", "name": n}
+            for n in (*registry_names, "output_format", *tool_names)
+        ),
     ]
     top = env.get_template("package_init.py.j2").render(
         header=header,

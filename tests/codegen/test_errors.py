@@ -187,3 +187,28 @@ def test_generator_failure_leaves_previous_files_intact(
     after = {p: p.read_text() for p in out.rglob("*.py")}
     assert after == before
     assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_tool_naming_an_unknown_contract_is_refused(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(
+        toml.read_text()
+        + '\n[tool.maverick-codegen.tools]\nlookup = {output = "Note", input = "Nope"}\n'
+    )
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "tool 'lookup' names contract 'Nope', which no schema file defines" in err
+
+
+def test_tools_table_must_map_names_to_titles(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project("single_file")
+    toml = project / "pyproject.toml"
+    toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = {out = "X"}\n')
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "[tool.maverick-codegen.tools] maps tool names to a contract title" in err

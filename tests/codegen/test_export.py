@@ -175,3 +175,56 @@ def test_bundle_judges_like_the_schema_files(name: str) -> None:
     for document in documents:
         assert by_bundle.is_valid(document) == by_file.is_valid(document), document
     assert all(by_bundle.is_valid(e) for e in examples)
+
+
+def test_index_maps_tools_to_their_self_contained_form() -> None:
+    index = EXPORT["index.json"]
+    assert {t: e["contract"] for t, e in index["tools"].items()} == dict(PLAN.config.tools)
+    assert {t: e["input"]["contract"] for t, e in index["tools"].items()} == dict(
+        PLAN.config.tool_inputs
+    )
+    for tool, entry in index["tools"].items():
+        assert index["contracts"][entry["contract"]]["tools"] == [tool]
+        assert index["contracts"][entry["input"]["contract"]]["tool_inputs"] == [tool]
+        for named in (entry, entry["input"]):
+            structured = EXPORT[named["structured_output"]]
+            assert structured == PLAN.output_schemas[named["contract"]]
+            assert (
+                named["structured_output"]
+                == f"structured-output/{named['file'].removeprefix('schemas/')}"
+            )
+
+
+@pytest.mark.parametrize(
+    "tool", [*sorted(PLAN.config.tools), *(f"{t}:input" for t in sorted(PLAN.config.tool_inputs))]
+)
+def test_tool_form_judges_like_the_schema_files(tool: str) -> None:
+    """allOf + unevaluatedProperties survive inlining: the one-document form is the same contract.
+
+    The base becomes ``#/$defs/ToolResult``; ``unevaluatedProperties`` still sees the base's
+    properties through the in-place ``$ref``, so success/error/metadata are allowed and an
+    unknown key is refused, exactly as by the files.
+    """
+    tool, _, which = tool.partition(":")
+    entry = EXPORT["index.json"]["tools"][tool]
+    entry = entry["input"] if which else entry
+    name = entry["contract"]
+    by_file = validator_for(TREE, name)
+    form = EXPORT[entry["structured_output"]]
+    jsonschema.Draft202012Validator.check_schema(form)
+    by_form = jsonschema.Draft202012Validator(form)
+    examples = TREE.by_title[name].data["examples"]
+    documents = [
+        *examples,
+        *mutations(rules_with_bases(TREE, name), examples),
+        *({**e, "surplus": 1} for e in examples),
+        *({k: v for k, v in e.items() if k not in ("success", "query", "path")} for e in examples),
+        *({**e, "path": ""} for e in examples),
+    ]
+    verdicts = {True: 0, False: 0}
+    for document in documents:
+        expected = by_file.is_valid(document)
+        assert by_form.is_valid(document) == expected, document
+        verdicts[expected] += 1
+    assert verdicts[True] >= len(examples)
+    assert verdicts[False] > len(examples)

@@ -1,0 +1,194 @@
+"""Serve the four tools over MCP: ``maverick-tools-mcp --root DIR [--http [--port N]]``.
+
+Built on the official ``mcp`` SDK's low-level server (the ``mcp`` extra). Each tool's
+``outputSchema`` is its contract's canonical schema in one self-contained form, read from
+the generated registry (:func:`maverick.contracts.tool_output_schema`, the same document as
+``export/structured-output/tools/``), never derived from the Pydantic model; its
+``inputSchema`` and description come the same way from its arguments' contract
+(:func:`maverick.contracts.tool_input_schema`, ``schemas/tools/*_input.json``). Every result is
+validated against that schema before it is sent:
+
+- a success: ``structuredContent`` is the result, and a text block holds the same JSON;
+- an error (any bad input): ``isError`` true, a text block holding the error message, and the
+  error-form result (``success`` false, ``error``, every other field at its default) as
+  ``structuredContent``.
+
+Arguments are checked against each tool's ``inputSchema`` first; arguments that do not fit
+get an error result of the tool's contract as well. Only an unknown tool name is a protocol
+error. stdio is the default transport; ``--http`` serves streamable HTTP on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
+
+from maverick.contracts import (
+    TOOL_CONTRACTS,
+    ToolResult,
+    tool_input_schema,
+    tool_output_schema,
+)
+from maverick.tools.codebase import CodebaseTools
+from maverick.tools.results import create_error_result
+
+__all__ = ["TOOL_NAMES", "build_server", "call_result", "main"]
+
+SERVER_NAME = "maverick-tools"
+
+# The tools served, in this order; their schemas and descriptions come from the registry.
+TOOL_NAMES = ("search_codebase", "get_file", "check_patterns", "analyze_deps")
+
+
+@dataclass(frozen=True)
+class _Tool:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    contract: type[ToolResult]
+    run: Callable[..., Awaitable[ToolResult]]
+    check_input: jsonschema.protocols.Validator
+    check_output: jsonschema.protocols.Validator
+
+
+def _tools(root: str | Path) -> dict[str, _Tool]:
+    codebase = CodebaseTools(root)
+    tools = {}
+    for name in TOOL_NAMES:
+        input_schema = tool_input_schema(name)
+        output_schema = tool_output_schema(name)
+        tools[name] = _Tool(
+            name=name,
+            description=input_schema["description"],
+            input_schema=input_schema,
+            output_schema=output_schema,
+            contract=TOOL_CONTRACTS[name].model,
+            run=getattr(codebase, name),
+            check_input=jsonschema.Draft202012Validator(input_schema),
+            check_output=jsonschema.Draft202012Validator(output_schema),
+        )
+    return tools
+
+
+def call_result(document: dict[str, Any]) -> types.CallToolResult:
+    """The MCP answer for a schema-valid result document (success or error form)."""
+    if document["success"]:
+        text = json.dumps(document, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)], structured_content=document
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(text=document["error"])],
+        structured_content=document,
+        is_error=True,
+    )
+
+
+async def _call(tool: _Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Run ``tool``; the result document, always valid against its output schema."""
+    problems = sorted(tool.check_input.iter_errors(arguments), key=lambda e: list(e.path))
+    if problems:
+        where = "/".join(str(p) for p in problems[0].absolute_path) or "arguments"
+        message = f"Invalid arguments for {tool.name}: {where}: {problems[0].message}"
+        result = create_error_result(tool.contract, tool.name, message)
+    else:
+        result = await tool.run(**arguments)
+    document = result.model_dump(mode="json")
+    error = next(iter(tool.check_output.iter_errors(document)), None)
+    if error is not None:  # never send what the contract refuses
+        message = f"Internal error in {tool.name}: result refused by its schema: {error.message}"
+        document = create_error_result(tool.contract, tool.name, message).model_dump(mode="json")
+        tool.check_output.validate(document)
+    return document
+
+
+def build_server(root: str | Path) -> Server[Any]:
+    """The MCP server of the four tools on ``root``."""
+    tools = _tools(root)
+    listing = types.ListToolsResult(
+        tools=[
+            types.Tool(
+                name=t.name,
+                description=t.description,
+                input_schema=t.input_schema,
+                output_schema=t.output_schema,
+            )
+            for t in tools.values()
+        ]
+    )
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return listing
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        tool = tools.get(params.name)
+        if tool is None:
+            known = ", ".join(tools)
+            raise MCPError(INVALID_PARAMS, f"Unknown tool {params.name!r}; tools: {known}")
+        return call_result(await _call(tool, dict(params.arguments or {})))
+
+    return Server(
+        SERVER_NAME,
+        version="0.1.0",
+        instructions="Bob's Brain's codebase tools; results follow the maverick tool contracts.",
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        get_tool_input_schema=lambda name: tools[name].input_schema if name in tools else None,
+    )
+
+
+async def _serve_stdio(server: Server[Any]) -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def _serve_http(server: Server[Any], port: int) -> None:
+    import uvicorn  # noqa: PLC0415 - only the HTTP transport needs it
+
+    app = server.streamable_http_app(host="127.0.0.1")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="maverick-tools-mcp",
+        description="Serve search_codebase, get_file, check_patterns and analyze_deps over MCP.",
+    )
+    parser.add_argument("--root", required=True, help="the folder the tools may read")
+    parser.add_argument(
+        "--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 (not stdio)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    args = parser.parse_args(argv)
+    try:
+        server = build_server(args.root)
+    except (NotADirectoryError, OSError) as exc:
+        print(f"maverick-tools-mcp: {exc}", file=sys.stderr)
+        return 2
+    if args.http:
+        _serve_http(server, args.port)
+    else:
+        anyio.run(_serve_stdio, server)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
