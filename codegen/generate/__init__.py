@@ -2,10 +2,13 @@
 
 The pipeline, one module per step::
 
-    support (refuse what the model cannot reproduce) -> rules (compile cross-field rules)
-      -> plan (datamodel-code-generator via _dmcg, postprocess, fmt; contract, docs, export,
-         bundle render the rest in memory) -> writer (write) | drift (check) | export
+    support (refuse what no model can decide)
+      -> skeleton (the keywords whose strict Pydantic form is exact) -> _dmcg (classes)
+      -> predicates + tidy (every other keyword, as guard clauses) -> validators (one per class)
+      -> plan (postprocess puts validators into classes, fmt formats; contract, docs, export,
+         bundle, a2a render the rest in memory) -> writer (write) | drift (check) | export
 
+``rules`` finds the cross-field rules (and their messages) that validators check one by one;
 ``targets`` says which files of each output folder are generated. Modules here import the
 core and each other, never ``lint``, ``breaking`` or the CLI; :mod:`codegen.generate.contract`
 holds the plan's data type so that the renderers never import the plan back.
