@@ -246,7 +246,7 @@ def build_plan(config: Config) -> Plan:
     own.update(_registry_files(contracts, config, output_schemas, all_header))
     skeleton = build_skeleton(tree)
     # Every schema object compiles, referenced or not: an unknown keyword anywhere is refused.
-    compile_predicates(tree, [(s, p) for s in tree.files for p in _definitions(s)])
+    compile_predicates(tree, [(s, p) for s in tree.files for p in _definitions(s)], readable=False)
     with ThreadPoolExecutor(max_workers=1) as pool:
         # ruff runs in its own process: format our files while the generator works.
         own_formatted = pool.submit(format_python, own)

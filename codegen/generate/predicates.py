@@ -83,14 +83,20 @@ class Predicates:
 
 
 def compile_predicates(
-    tree: SchemaTree, roots: list[tuple[SchemaFile, str]], skeleton: Skeleton | None = None
+    tree: SchemaTree,
+    roots: list[tuple[SchemaFile, str]],
+    skeleton: Skeleton | None = None,
+    *,
+    readable: bool = True,
 ) -> Predicates:
     """Compile the schemas at ``roots`` (file, JSON pointer) and everything they use.
+
+    ``readable=False`` skips tidying the bodies: for a check whose code is thrown away.
 
     Without ``skeleton`` every keyword is checked; with it, only what its types do not enforce
     (an entry is None when nothing remains).
     """
-    compiler = _Compiler(tree, skeleton)
+    compiler = _Compiler(tree, skeleton, readable=readable)
     for schema, pointer in roots:
         name = compiler.boolean(schema, pointer, residual=skeleton is not None, entry=True)
         compiler.out.entries[(schema.rel.as_posix(), pointer)] = name
@@ -102,8 +108,9 @@ def _refuse(schema: SchemaFile, pointer: str, message: str, rule: str = "JSON") 
 
 
 class _Compiler:
-    def __init__(self, tree: SchemaTree, skeleton: Skeleton | None) -> None:
+    def __init__(self, tree: SchemaTree, skeleton: Skeleton | None, *, readable: bool = True):
         self.tree = tree
+        self.readable = readable  # tidy each body (False: a check that discards the code)
         self.skeleton = skeleton
         self.out = Predicates()
         self.names: dict[tuple[str, str, bool, bool], str | None] = {}
@@ -173,7 +180,7 @@ class _Compiler:
             self.names[key] = None
             return None
         where = ascii(f"{rel}#{pointer}")[1:-1].replace('"', '\\"')
-        lines = tidy(body) if body is not None else ["return True"]
+        lines = body if body is not None and not self.readable else tidy(body or ["return True"])
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
         header = f"def {name}(x: Any) -> {returns}:"
         doc = f'    """{where}"""'

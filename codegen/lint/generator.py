@@ -102,7 +102,7 @@ def supported_rule(ctx: LintContext) -> Iterator[Finding]:
 def _compile(schema: SchemaFile, *, tree: SchemaTree) -> object:
     """Compile every rule of ``schema`` into the predicates the generated validators run."""
     pointers = [pointer for pointer, _ in find_rules(schema.data) if pointer]
-    return compile_predicates(tree, [(schema, pointer) for pointer in pointers])
+    return compile_predicates(tree, [(schema, pointer) for pointer in pointers], readable=False)
 
 
 def rule_if_required(ctx: LintContext) -> Iterator[Finding]:
