@@ -34,7 +34,7 @@ from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
-from codegen.generate.postprocess import TYPES_MODULE, edit_module, use_missing
+from codegen.generate.postprocess import TYPES_MODULE, edit_module, use_missing, use_tuples
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import rule_messages
@@ -297,6 +297,18 @@ def _missing_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, set
     return fields
 
 
+def _tuple_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, dict[str, str]]:
+    """Class name -> JSON name -> the ``tuple[...]`` type of each exact tuple field."""
+    fields: dict[str, dict[str, str]] = {}
+    for contract in owners:
+        schema = contract.schema
+        for (rel, pointer), names in skeleton.tuples.items():
+            if rel == schema.rel.as_posix():
+                node = resolve_pointer(schema.data, pointer)
+                fields[str(node.get("title") or schema.title)] = dict(names)
+    return fields
+
+
 def _definitions(schema: SchemaFile) -> list[str]:
     """The pointers of a file's root and of each of its ``$defs`` entries."""
     defs = schema.data.get("$defs")
@@ -343,6 +355,7 @@ def _postprocess(
         where = Location(named[0].schema.path)  # only for errors in our own output
         code = edit_module(code, checks, depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners), where)
+        code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
         yield PurePosixPath(*key), code
     missing = set(by_module) - set(modules)
     if missing:

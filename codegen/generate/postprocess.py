@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "edit_module", "use_missing"]
+__all__ = ["TYPES_MODULE", "edit_module", "use_missing", "use_tuples"]
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -171,6 +171,48 @@ def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:
     for first, last, text in sorted(edits, reverse=True):
         lines[first - 1 : last] = [text]
     _add_imports(lines, ["from pydantic import MISSING"])
+    return "\n".join(lines)
+
+
+def use_tuples(code: str, fields: dict[str, dict[str, str]], depth: int, where: Location) -> str:
+    """Give exact tuple fields their ``tuple[...]`` type: ``fields`` maps class names to JSON
+    names to annotations (the generator typed them ``list[Any]``)."""
+    if not fields:
+        return code
+    lines = code.split("\n")
+    edits: list[tuple[int, int, str]] = []
+    for node in ast.parse(code).body:
+        if not (isinstance(node, ast.ClassDef) and node.name in fields):
+            continue
+        wanted = fields[node.name]
+        found = set()
+        for statement in node.body:
+            if not isinstance(statement, ast.AnnAssign) or _json_name(statement) not in wanted:
+                continue
+            new = ast.parse(wanted[_json_name(statement)], mode="eval").body
+            annotation = statement.annotation
+            if (
+                isinstance(annotation, ast.Subscript)
+                and isinstance(annotation.value, ast.Name)
+                and annotation.value.id == "Annotated"
+                and isinstance(annotation.slice, ast.Tuple)
+            ):
+                annotation.slice.elts[0] = new
+            else:
+                statement.annotation = new
+            edits.append((statement.lineno, statement.end_lineno or statement.lineno,
+                          "    " + ast.unparse(statement)))  # fmt: skip
+            found.add(_json_name(statement))
+        if found != set(wanted):
+            raise CodegenError(f"generated class {node.name} lacks fields {sorted(wanted)}", where)
+    for first, last, text in sorted(edits, reverse=True):
+        lines[first - 1 : last] = [text]
+    used = " ".join(wanted for names in fields.values() for wanted in names.values())
+    imports = [f"from pydantic import {n}" for n in ("StrictBool", "StrictStr") if n in used]
+    ours = [n for n in ("JsonInt", "JsonNumber") if n in used]
+    if ours:
+        imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(ours)}")
+    _add_imports(lines, imports)
     return "\n".join(lines)
 
 

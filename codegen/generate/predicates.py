@@ -347,7 +347,9 @@ class _Body:
         if node.get("uniqueItems") is True:
             body += ["if not _unique(x):", f"    {self.fail}"]
         prefix = node.get("prefixItems", [])
-        for index in range(len(prefix)):
+        if "prefixItems" in self.kept:  # a typed tuple: its items are checked by their types
+            prefix = resolve_pointer(self.schema.data, self.pointer)["prefixItems"]
+        for index in range(0 if "prefixItems" in self.kept else len(prefix)):
             check = self.check("prefixItems", index)
             if check:
                 body += [f"if len(x) > {index} and not {check}(x[{index}]):", f"    {self.fail}"]

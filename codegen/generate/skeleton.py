@@ -50,6 +50,8 @@ class Skeleton:
     # Class node -> optional properties without a default whose type refuses null: their
     # generated fields default to pydantic.MISSING instead of None.
     missing: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
+    tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
         return self.kept.get((rel, pointer), frozenset())
@@ -193,6 +195,8 @@ class _Stripper:
                 for name, sub in properties.items()
             }
             kept.add("properties")
+            if (self.rel, pointer) in self.skeleton.classes:
+                self.exact_tuples(pointer, properties, required or [])
             for name, sub in properties.items():
                 if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
                     continue
@@ -225,6 +229,50 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    def exact_tuples(self, pointer: str, properties: dict[str, Any], required: list[str]) -> None:
+        """Required properties holding exactly ``len(prefixItems)`` items become ``tuple[...]``.
+
+        That is when ``items`` is false and ``minItems`` is the prefix's length, and each item
+        is a scalar type or a class of this file (whose name is its title).
+        """
+        for name, sub in properties.items():
+            if name not in required or not isinstance(sub, dict):
+                continue
+            prefix = sub.get("prefixItems")
+            if not (
+                sub.get("type") == "array"
+                and isinstance(prefix, list)
+                and prefix
+                and sub.get("items") is False
+                and sub.get("minItems") == len(prefix)
+            ):
+                continue
+            types = [self.item_type(item) for item in prefix]
+            if None in types:
+                continue
+            annotation = f"tuple[{', '.join(t for t in types if t)}]"
+            self.skeleton.tuples.setdefault((self.rel, pointer), {})[name] = annotation
+            here = f"{pointer}/properties/{escape_pointer(name)}"
+            self.skeleton.kept[(self.rel, here)] = frozenset(
+                {"type", "prefixItems", "items", "minItems", "maxItems"} & set(sub)
+            )
+
+    def item_type(self, item: Any) -> str | None:
+        """The Python type of a tuple's item, when one name says it exactly."""
+        if not isinstance(item, dict):
+            return None
+        scalars = {"string": "StrictStr", "integer": "JsonInt", "number": "JsonNumber",
+                   "boolean": "StrictBool", "null": "None"}  # fmt: skip
+        said = set(item) - set(_ANNOTATIONS)
+        if said == {"type"} and item["type"] in scalars:
+            return scalars[item["type"]]
+        if said == {"$ref"} and isinstance(item["$ref"], str):
+            target, pointer = self.tree.resolve(self.schema, item["$ref"])
+            node = resolve_pointer(target.data, pointer)
+            if target is self.schema and (self.rel, pointer) in self.skeleton.classes:
+                return str(node.get("title"))
+        return None
 
     def tag(self, branches: list[Any]) -> str | None:
         """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.

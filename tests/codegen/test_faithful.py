@@ -419,3 +419,36 @@ def test_the_output_format_form_leaves_out_what_the_cli_refuses(tmp_path: Path) 
             assert cli.is_valid(document), document  # never stricter than the contract
     assert cli.is_valid({"status": "ok", "extra": 1})
     assert not canonical.is_valid({"status": "ok", "extra": 1})  # the model decides
+
+
+def test_an_exact_prefix_items_array_is_a_tuple(generate: Callable[..., Any]) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "span": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, {"type": "integer"}, {"type": "number"}],
+                "items": False,
+                "minItems": 3,
+            },
+            "loose": {"type": "array", "prefixItems": [{"type": "string"}]},
+        },
+        "required": ["span"],
+        "additionalProperties": False,
+    }
+    package = generate({"span.json": contract("span.json", "Span", body)})
+    model = package.Span
+    value = model.model_validate_json('{"span": ["a.py", 3, 1.5], "loose": ["x", 2]}')
+    assert value.span == ("a.py", 3, 1.5)  # typed access: a tuple of exact types
+    assert type(value.span) is tuple
+    assert value.loose == ["x", 2]  # more items allowed: it stays a list
+    agree(
+        model,
+        contract("span.json", "Span", body),
+        [{"span": ["a", 1, 2]}, {"span": ["a", 1.0, 2]}, {"span": ["a", 1]},
+         {"span": ["a", 1, 2, 3]}, {"span": [1, 1, 2]}, {"span": ["a", 1.5, 2]},
+         {"span": ["a", 1, 2], "loose": [3]}, {"span": ["a", 1, True]}],
+    )  # fmt: skip
+    assert model.model_validate_json('{"span": ["a", 1, 2]}').model_dump(mode="json") == {
+        "span": ["a", 1, 2]
+    }
