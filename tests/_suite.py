@@ -391,7 +391,7 @@ REFUSED = "refused (`SUPPORTED_CONSTRUCT`)"
 # Suite files named otherwise than the keyword they test; files that test no one keyword.
 FILE_KEYWORD = {"if-then-else": "if", "ref": "$ref", "defs": "$defs", "content": "contentSchema"}
 OTHER_FILES = {
-    "boolean_schema": "`true` and `false` as schemas, anywhere (`{}` and `{\"not\": {}}`)",
+    "boolean_schema": '`true` and `false` as schemas, anywhere (`{}` and `{"not": {}}`)',
     "infinite-loop-detection": "a `$ref` met twice at one place: compiled once, called twice",
 }
 
