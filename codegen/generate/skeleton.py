@@ -47,8 +47,8 @@ class Skeleton:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
     kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> optional properties without a default whose type refuses null: their
-    # generated fields default to pydantic.MISSING instead of None.
+    # Class node -> optional properties without a default whose type refuses null, or that
+    # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
     missing: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
@@ -180,7 +180,7 @@ class _Stripper:
                 if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
                     continue
                 stripped = out["properties"][name]
-                if self.refuses_null(stripped):
+                if self.refuses_null(stripped) or self.untyped(stripped):
                     if (self.rel, pointer) in self.skeleton.classes:
                         # Absent stays absent, null is refused: pydantic.MISSING (postprocess).
                         self.skeleton.missing.setdefault((self.rel, pointer), set()).add(name)
@@ -208,6 +208,13 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    @staticmethod
+    def untyped(stripped: Any) -> bool:
+        """Whether the skeleton leaves a schema without a type (its field is ``Any``): what it
+        accepts, null included, is the predicate's to decide, and an absent value must stay
+        absent (``MISSING``), never be written back as null."""
+        return isinstance(stripped, dict) and not set(stripped) - set(_ANNOTATIONS)
 
     def refuses_null(self, stripped: Any) -> bool:
         """Whether the skeleton's type for a stripped schema refuses null (and so must not

@@ -284,6 +284,35 @@ def test_optional_property_without_default_is_missing_when_absent(
     assert model.model_validate_json('{"count": 2}').model_dump(exclude_unset=True) == {"count": 2}
 
 
+def test_an_untyped_optional_property_is_never_written_as_null(
+    generate: Callable[..., Any],
+) -> None:
+    # Found by tests/test_conformance_keywords.py: a property the field types leave as Any
+    # (const, an enum of non-strings, oneOf...) defaulted to None, so model_dump() wrote
+    # {"version": null} for {}, a document the schema (and the model) refuse.
+    body = {
+        "type": "object",
+        "properties": {
+            "version": {"const": [1, 0]},
+            "delay": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+            "flag": {"enum": [True, None]},
+        },
+        "additionalProperties": False,
+    }
+    schema = contract("report.json", "Report", body)
+    model = generate({"report.json": schema}).Report
+    agree(
+        model,
+        schema,
+        [{}, {"version": None}, {"version": [1.0, 0]}, {"delay": None}, {"delay": 2},
+         {"flag": None}, {"flag": True}, {"flag": 1}],
+    )  # fmt: skip
+    absent = model.model_validate_json("{}")
+    assert absent.version is pydantic.MISSING
+    assert absent.model_dump(mode="json") == {}
+    assert model.model_validate_json('{"flag": null}').model_dump(mode="json") == {"flag": None}
+
+
 def test_a_rule_error_names_the_rule(generate: Callable[..., Any]) -> None:
     body = {
         "type": "object",
