@@ -12,21 +12,35 @@
 * :data:`MUTATIONS`: small edits of a valid instance (drop a key, add an unknown key, change
   a value's type, push a value past a bound, flip a rule's property to a rule constant).
 * :func:`judge`: the model's verdict from JSON text and from Python data, and its round trip.
+* :func:`ecma_validator_for`: the oracle for the keyword fixtures (tests/fixtures/keywords/):
+  jsonschema's draft 2020-12 validator with ``pattern``, ``patternProperties`` and
+  ``additionalProperties`` read as ECMA-262 (the ``regress`` package, as the generated models
+  and Ajv read them) instead of Python's ``re``.
+* :func:`draft7_generation_schema`: what hypothesis-jsonschema (draft 4 to 7 only) generates
+  the keyword fixtures from: a simplified schema whose instances are judged, valid or not, by
+  that oracle; nothing generated is dropped.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 import hypothesis.strategies as st
+import jsonschema
 import pydantic
+import regress
 from hypothesis.internal.conjecture import utils as conjecture_utils
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
@@ -65,28 +79,37 @@ def install_hypothesis_jsonschema_shim() -> None:
 
 
 # ------------------------------------------------------------------ schemas for generation
-def _inline(tree: SchemaTree, schema: SchemaFile, node: Any, depth: int = 0) -> Any:
-    """``node`` (written in ``schema``) with every ``$ref`` replaced by its target."""
+def _inline(
+    tree: SchemaTree, schema: SchemaFile, node: Any, depth: int = 0, cut_at: int | None = None
+) -> Any:
+    """``node`` (written in ``schema``) with every ``$ref`` replaced by its target.
+
+    A recursive contract cannot be inlined: with ``cut_at``, a ``$ref`` met below that many
+    references becomes ``false`` (a tree of bounded depth, for generation only).
+    """
     if depth > 50:
         raise RecursionError("recursive contract: cannot inline")
     if isinstance(node, list):
-        return [_inline(tree, schema, item, depth) for item in node]
+        return [_inline(tree, schema, item, depth, cut_at) for item in node]
     if not isinstance(node, dict):
         return node
     result: dict[str, Any] = {}
     for key, value in node.items():
         if key in _ANNOTATIONS or key == "$defs":
             continue
-        if key in ("properties", "dependentSchemas"):
-            result[key] = {k: _inline(tree, schema, v, depth) for k, v in value.items()}
-        elif key in ("enum", "const", "required"):
+        if key in ("properties", "patternProperties", "dependentSchemas"):
+            result[key] = {k: _inline(tree, schema, v, depth, cut_at) for k, v in value.items()}
+        elif key in ("enum", "const", "required", "dependentRequired"):
             result[key] = value
+        elif key == "$ref" and cut_at is not None and depth >= cut_at:
+            result.setdefault("allOf", []).append(False)
         elif key == "$ref":
             target, pointer = tree.resolve(schema, value)
             content = resolve_pointer(target.data, pointer)
-            result.setdefault("allOf", []).append(_inline(tree, target, content, depth + 1))
+            inlined = _inline(tree, target, content, depth + 1, cut_at)
+            result.setdefault("allOf", []).append(inlined)
         else:
-            result[key] = _inline(tree, schema, value, depth)
+            result[key] = _inline(tree, schema, value, depth, cut_at)
     return result
 
 
@@ -123,6 +146,185 @@ def generation_schema(tree: SchemaTree, title: str) -> dict[str, Any]:
         assert "$ref" not in node
         assert "unevaluatedProperties" not in node
     return inlined
+
+
+# ECMA-262 escapes of the keyword fixtures, and a Python ``re`` form that generates a subset of
+# what they match (Python's \d also matches digits of other scripts; \p{Lu} is not Python).
+_PYTHON_SUBSET = {r"\p{Lu}": "[A-Z]", r"\d": "[0-9]"}
+
+
+def _python_subset(pattern: str) -> str:
+    for ecma, python in _PYTHON_SUBSET.items():
+        pattern = pattern.replace(ecma, python)
+    return pattern
+
+
+def _evaluated_by(node: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Property names and patterns that ``node`` or its in-place subschemas declare."""
+    names: dict[str, Any] = {}
+    patterns: dict[str, Any] = {}
+    if not isinstance(node, dict):
+        return names, patterns
+    names.update({key: {} for key in node.get("properties", {})})
+    patterns.update({key: {} for key in node.get("patternProperties", {})})
+    subschemas = [node[k] for k in ("if", "then", "else") if k in node]
+    subschemas += [s for k in ("allOf", "anyOf", "oneOf") for s in node.get(k, [])]
+    subschemas += list(node.get("dependentSchemas", {}).values())
+    for subschema in subschemas:
+        more_names, more_patterns = _evaluated_by(subschema)
+        names.update(more_names)
+        patterns.update(more_patterns)
+    return names, patterns
+
+
+def _to_draft7(node: Any) -> Any:
+    """The draft 2020-12 keywords hypothesis-jsonschema does not know, in draft-7 form.
+
+    ``prefixItems``/``items`` become ``items``/``additionalItems``, ``dependent*`` become
+    ``dependencies``, ECMA escapes a Python subset; ``minContains``/``maxContains`` are
+    dropped (``contains`` stays) and ``unevaluatedProperties`` becomes ``additionalProperties``
+    beside every name and pattern its in-place subschemas declare. The result generates a
+    superset or a subset of the valid instances: the oracle judges every one.
+    """
+    if isinstance(node, list):
+        return [_to_draft7(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = dict(node)
+    if "unevaluatedProperties" in node:
+        names, patterns = _evaluated_by(node)
+        node["properties"] = {**names, **node.get("properties", {})}
+        if patterns:
+            node["patternProperties"] = {**patterns, **node.get("patternProperties", {})}
+        unevaluated = node.pop("unevaluatedProperties")
+        node.setdefault("additionalProperties", unevaluated)
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "prefixItems":
+            result["items"] = _to_draft7(value)
+            if "items" in node:
+                result["additionalItems"] = _to_draft7(node["items"])
+        elif key == "items" and "prefixItems" in node:
+            continue
+        elif key in ("dependentRequired", "dependentSchemas"):
+            dependencies = result.setdefault("dependencies", {})
+            dependencies.update({k: _to_draft7(v) for k, v in value.items()})
+        elif key in ("minContains", "maxContains"):
+            continue
+        elif key == "pattern":
+            result[key] = _python_subset(value)
+        elif key in ("properties", "patternProperties"):
+            rename = _python_subset if key == "patternProperties" else str
+            result[key] = {rename(k): _to_draft7(v) for k, v in value.items()}
+        elif key in ("enum", "const", "required"):
+            result[key] = value
+        else:
+            result[key] = _to_draft7(value)
+    return result
+
+
+def draft7_generation_schema(tree: SchemaTree, title: str, depth: int = 3) -> dict[str, Any]:
+    """A draft-7 schema hypothesis-jsonschema generates candidate instances of ``title`` from.
+
+    References are inlined (a recursive one is cut ``depth`` references down) and the draft
+    2020-12 keywords rewritten by :func:`_to_draft7`. Not equivalent to the contract: its
+    instances are candidates, each judged by :func:`ecma_validator_for`.
+    """
+    schema = tree.by_title[title]
+    simplified = _to_draft7(_inline(tree, schema, schema.data, cut_at=depth))
+    assert isinstance(simplified, dict)
+    return simplified
+
+
+# ------------------------------------------------------------------ the ECMA-262 oracle
+@functools.cache
+def _ecma(pattern: str) -> regress.Regex:
+    return regress.Regex(pattern, "u")
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches somewhere in ``text``, as ECMA-262 (``u`` flag) says."""
+    return _ecma(pattern).find(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r} (ECMA-262)")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if ecma_search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(
+    validator: Any, additional: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    declared = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    extras = [
+        key
+        for key in instance
+        if key not in declared and not any(ecma_search(p, key) for p in patterns)
+    ]
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif additional is False and extras:
+        yield ValidationError(f"additional properties are not allowed ({sorted(extras)!r})")
+
+
+EcmaValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    validators={
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+    },
+)
+
+# unevaluatedProperties finds the keys a patternProperties evaluates with Python's re, inside
+# jsonschema (jsonschema._utils.find_evaluated_property_keys_by_schema), which no extension
+# reaches: such a pattern must mean the same in both dialects, e.g. a literal prefix.
+_SAME_IN_RE_AND_ECMA = re.compile(r"\^?[A-Za-z0-9_-]*")
+
+
+def ecma_validator_for(tree: SchemaTree, title: str) -> jsonschema.protocols.Validator:
+    """The draft 2020-12 oracle of contract ``title``, patterns read as ECMA-262."""
+    for schema in tree.files:
+        if not any("unevaluatedProperties" in n for _, n in iter_subschemas(schema.data)):
+            continue
+        for pointer, node in iter_subschemas(schema.data):
+            for pattern in node.get("patternProperties", {}):
+                assert _SAME_IN_RE_AND_ECMA.fullmatch(pattern), (
+                    f"{schema.rel}#{pointer}: patternProperties {pattern!r} beside "
+                    "unevaluatedProperties: jsonschema would read it as Python re"
+                )
+    # jsonschema picks the validator class of a referenced resource by its $schema (the
+    # standard draft 2020-12 one): the resources leave $schema out, so the class stays this one.
+    resources = [
+        (
+            s.path.resolve().as_uri(),
+            Resource.from_contents(
+                {k: v for k, v in s.data.items() if k != "$schema"},
+                default_specification=DRAFT202012,
+            ),
+        )
+        for s in tree.files
+    ]
+    document = {"$ref": tree.by_title[title].path.resolve().as_uri()}
+    validator: jsonschema.protocols.Validator = EcmaValidator(
+        document, registry=Registry().with_resources(resources)
+    )
+    return validator
 
 
 def is_open(tree: SchemaTree, title: str) -> bool:

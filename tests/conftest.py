@@ -6,8 +6,9 @@ import io
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,20 @@ def make_project(tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return make
+
+
+@pytest.fixture(scope="session")
+def keyword_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """tests/fixtures/keywords/ generated once, in a temporary folder, its models imported."""
+    from tests._keywords import generated_project
+
+    with generated_project(tmp_path_factory.mktemp("keywords")) as project:
+        yield project
+
+
+@pytest.fixture(scope="session")
+def keyword_cases(keyword_project: Any) -> list[Any]:
+    """The documents of the keyword fixtures every consumer judges (tests/_keywords.py)."""
+    from tests._keywords import collect_cases
+
+    return collect_cases(keyword_project.tree)

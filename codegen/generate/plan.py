@@ -34,7 +34,13 @@ from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_version
-from codegen.generate.postprocess import TYPES_MODULE, edit_module, use_missing, use_tuples
+from codegen.generate.postprocess import (
+    TYPES_MODULE,
+    edit_module,
+    nested_classes,
+    use_missing,
+    use_tuples,
+)
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import rule_messages
@@ -285,15 +291,29 @@ def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence
     )
 
 
-def _missing_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, set[str]]:
-    """Class name -> the JSON names of its fields that default to ``MISSING``."""
+def _title(schema: SchemaFile, pointer: str) -> str:
+    """The class name of a class node: its title (the file's for its root)."""
+    return str(resolve_pointer(schema.data, pointer).get("title") or schema.title)
+
+
+def _missing_fields(skeleton: Skeleton, owners: list[Contract], code: str) -> dict[str, set[str]]:
+    """Class name -> the JSON names of its fields that default to ``MISSING``; the nested
+    classes of inline objects are found through the fields that hold them."""
     fields: dict[str, set[str]] = {}
     for contract in owners:
         schema = contract.schema
-        for (rel, pointer), names in skeleton.missing.items():
-            if rel == schema.rel.as_posix():
-                node = resolve_pointer(schema.data, pointer)
-                fields[str(node.get("title") or schema.title)] = set(names)
+        rel = schema.rel.as_posix()
+
+        for (owner_rel, pointer), names in skeleton.missing.items():
+            if owner_rel == rel:
+                fields.setdefault(_title(schema, pointer), set()).update(names)
+        for (owner_rel, pointer), entries in skeleton.nested_missing.items():
+            if owner_rel != rel:
+                continue
+            for path, names in entries:
+                nested = nested_classes(code, _title(schema, pointer), path)
+                if nested is not None:
+                    fields.setdefault(nested, set()).update(names)
     return fields
 
 
@@ -354,7 +374,7 @@ def _postprocess(
         checks = module_checks(tree, skeleton, [c.schema for c in owners])
         where = Location(named[0].schema.path)  # only for errors in our own output
         code = edit_module(code, checks, depth, where)
-        code = use_missing(code, _missing_fields(skeleton, owners), where)
+        code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
         yield PurePosixPath(*key), code
     missing = set(by_module) - set(modules)

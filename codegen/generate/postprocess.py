@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "edit_module", "use_missing", "use_tuples"]
+__all__ = ["TYPES_MODULE", "edit_module", "nested_classes", "use_missing", "use_tuples"]
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -138,6 +138,29 @@ def _without_none(annotation: ast.expr) -> ast.expr | None:
     for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
         result = ast.BinOp(result, ast.BitOr(), member)
     return result
+
+
+def nested_classes(code: str, owner: str, path: tuple[str, ...]) -> str | None:
+    """The generated class of the inline object reached from class ``owner`` through the
+    properties of ``path`` (a field's annotation names it), or None when it is not one class."""
+    classes = {n.name: n for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
+    current = owner
+    for name in path:
+        node = classes.get(current)
+        fields = [
+            s
+            for s in (node.body if node is not None else [])
+            if isinstance(s, ast.AnnAssign) and _json_name(s) == name
+        ]
+        if len(fields) != 1:
+            return None
+        named = {n.id for n in ast.walk(fields[0].annotation) if isinstance(n, ast.Name)} & set(
+            classes
+        )
+        if len(named) != 1:
+            return None
+        current = named.pop()
+    return current
 
 
 def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:

@@ -47,9 +47,14 @@ class Skeleton:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
     kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> optional properties without a default whose type refuses null: their
-    # generated fields default to pydantic.MISSING instead of None.
+    # Class node -> optional properties without a default whose type refuses null, or that
+    # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
     missing: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # Class node -> (path of property names down to an inline object, its optional properties
+    # without a default that refuse null): those fields of the generated nested class too.
+    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], set[str]]]] = field(
+        default_factory=dict
+    )
     # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
     tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
@@ -72,6 +77,10 @@ def build_skeleton(tree: SchemaTree) -> Skeleton:
         document = stripper.node(schema.data, "")
         skeleton.documents[rel] = document if isinstance(document, dict) else {}
     return skeleton
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
 
 
 def _types(node: Mapping[str, Any]) -> list[str] | None:
@@ -201,14 +210,16 @@ class _Stripper:
                 if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
                     continue
                 stripped = out["properties"][name]
-                if self.refuses_null(stripped):
+                if self.refuses_null(stripped) or self.untyped(stripped):
                     if (self.rel, pointer) in self.skeleton.classes:
                         # Absent stays absent, null is refused: pydantic.MISSING (postprocess).
                         self.skeleton.missing.setdefault((self.rel, pointer), set()).add(name)
                     else:
-                        # The generated field defaults to None: the predicate checks it in full.
+                        # The predicate checks it in full; its field is MISSING when the path
+                        # from a class down to this object can be followed in the code.
                         here = f"{pointer}/properties/{escape_pointer(name)}"
                         self.skeleton.kept[(self.rel, here)] = frozenset()
+                        self.nested_missing(pointer, name)
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
@@ -229,6 +240,37 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    def nested_missing(self, pointer: str, name: str) -> None:
+        """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
+        tokens = [_unescape(t) for t in pointer.split("/")[1:]]
+        start = 2 if tokens[:1] == ["$defs"] and len(tokens) >= 2 else 0
+        owner = "" if start == 0 else f"/$defs/{escape_pointer(tokens[1])}"
+        if (self.rel, owner) not in self.skeleton.classes:
+            return
+        path: list[str] = []
+        rest = tokens[start:]
+        while rest:
+            if rest[0] == "properties" and len(rest) >= 2:
+                path.append(rest[1])
+                rest = rest[2:]
+            elif rest[0] == "items":
+                rest = rest[1:]
+            else:
+                return  # through anyOf, allOf...: the generated class is not found by path
+        entries = self.skeleton.nested_missing.setdefault((self.rel, owner), [])
+        for entry_path, names in entries:
+            if entry_path == tuple(path):
+                names.add(name)
+                return
+        entries.append((tuple(path), {name}))
+
+    @staticmethod
+    def untyped(stripped: Any) -> bool:
+        """Whether the skeleton leaves a schema without a type (its field is ``Any``): what it
+        accepts, null included, is the predicate's to decide, and an absent value must stay
+        absent (``MISSING``), never be written back as null."""
+        return isinstance(stripped, dict) and not set(stripped) - set(_ANNOTATIONS)
 
     def exact_tuples(self, pointer: str, properties: dict[str, Any], required: list[str]) -> None:
         """Required properties holding exactly ``len(prefixItems)`` items become ``tuple[...]``.
@@ -312,6 +354,11 @@ class _Stripper:
         kinds = _types(stripped)
         if kinds is not None:
             return "null" not in kinds
+        if "const" in stripped or "enum" in stripped:  # kept only for strings
+            return True
+        for key in ("anyOf", "oneOf"):
+            if key in stripped:  # a union refuses null when each of its members does
+                return all(self.refuses_null(branch) for branch in stripped[key])
         if set(stripped) - {*_ANNOTATIONS, "$ref"} or "$ref" not in stripped:
             return False
         target, pointer = self.tree.resolve(self.schema, stripped["$ref"])

@@ -284,6 +284,35 @@ def test_optional_property_without_default_is_missing_when_absent(
     assert model.model_validate_json('{"count": 2}').model_dump(exclude_unset=True) == {"count": 2}
 
 
+def test_an_untyped_optional_property_is_never_written_as_null(
+    generate: Callable[..., Any],
+) -> None:
+    # Found by tests/test_conformance_keywords.py: a property the field types leave as Any
+    # (const, an enum of non-strings, oneOf...) defaulted to None, so model_dump() wrote
+    # {"version": null} for {}, a document the schema (and the model) refuse.
+    body = {
+        "type": "object",
+        "properties": {
+            "version": {"const": [1, 0]},
+            "delay": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+            "flag": {"enum": [True, None]},
+        },
+        "additionalProperties": False,
+    }
+    schema = contract("report.json", "Report", body)
+    model = generate({"report.json": schema}).Report
+    agree(
+        model,
+        schema,
+        [{}, {"version": None}, {"version": [1.0, 0]}, {"delay": None}, {"delay": 2},
+         {"flag": None}, {"flag": True}, {"flag": 1}],
+    )  # fmt: skip
+    absent = model.model_validate_json("{}")
+    assert absent.version is pydantic.MISSING
+    assert absent.model_dump(mode="json") == {}
+    assert model.model_validate_json('{"flag": null}').model_dump(mode="json") == {"flag": None}
+
+
 def test_a_rule_error_names_the_rule(generate: Callable[..., Any]) -> None:
     body = {
         "type": "object",
@@ -452,3 +481,23 @@ def test_an_exact_prefix_items_array_is_a_tuple(generate: Callable[..., Any]) ->
     assert model.model_validate_json('{"span": ["a", 1, 2]}').model_dump(mode="json") == {
         "span": ["a", 1, 2]
     }
+
+
+def test_an_inline_object_s_optional_property_is_missing_when_absent(
+    generate: Callable[..., Any],
+) -> None:
+    # Found by tests/test_conformance_keywords.py: the nested class (no title, no validator of
+    # its own) defaulted the field to None, so model_dump() wrote {"e": {"n": null}}.
+    inner = {"type": "object", "properties": {"n": {"type": "integer"}},
+             "additionalProperties": False}  # fmt: skip
+    body = {
+        "type": "object",
+        "properties": {"e": inner, "many": {"type": "array", "items": inner, "default": []}},
+        "additionalProperties": False,
+    }
+    schema = contract("outer.json", "Outer", body)
+    model = generate({"outer.json": schema}).Outer
+    agree(model, schema, [{"e": {}}, {"e": {"n": 1}}, {"e": {"n": None}}, {"many": [{}]}])
+    written = model.model_validate_json('{"e": {}, "many": [{}]}').model_dump(mode="json")
+    assert written == {"e": {}, "many": [{}]}
+    assert jsonschema.Draft202012Validator(schema).is_valid(written)

@@ -210,6 +210,56 @@ def test_ajv_judges_every_document_as_python_does(
     assert len(cases) - accepted > 100
 
 
+def test_ajv_judges_the_keyword_fixtures_as_python_does(
+    node: str, keyword_project: Any, keyword_cases: list[Any], tmp_path: Path
+) -> None:
+    """The keyword fixtures' export (tests/fixtures/keywords/, generated in a temporary
+    folder) and the very documents tests/test_conformance_keywords.py judges with the models:
+    Ajv, from the bundle and from the per-contract files, gives the ECMA-262 oracle's verdict,
+    which the models give too (that test fails otherwise)."""
+    index = json.loads((keyword_project.export_dir / "index.json").read_text(encoding="utf-8"))
+    payload = [
+        {
+            "id": str(number),
+            "schema": index["contracts"][case.name]["$id"],
+            "structured": None,
+            "document": case.document,
+        }
+        for number, case in enumerate(keyword_cases)
+    ]
+    cases_file = tmp_path / "cases.json"
+    cases_file.write_text(json.dumps({"cases": payload}), encoding="utf-8")
+    started = time.perf_counter()
+    out = _run(
+        [node, str(TS / "verdicts.mjs"), str(keyword_project.export_dir), str(cases_file)],
+        "Ajv verdicts on the keyword fixtures",
+    )
+    node_seconds = time.perf_counter() - started
+    report = json.loads(out)
+    assert not report["warnings"], f"Ajv strict mode reported: {report['warnings']}"
+    disagreements = [
+        (case.name, case.kind, loaded_as, verdict, case.valid, case.document)
+        for number, case in enumerate(keyword_cases)
+        for loaded_as, verdict in report["results"][str(number)].items()
+        if verdict is not None and verdict != case.valid
+    ]
+    assert not disagreements, (
+        f"{len(disagreements)} Ajv verdicts differ from Python's, e.g. {disagreements[:10]}"
+    )
+    counts: dict[str, list[int]] = {}
+    for case in keyword_cases:
+        counts.setdefault(case.name, [0, 0])[0 if case.valid else 1] += 1
+    print(
+        f"\nkeyword fixtures: {len(keyword_cases)} documents, Ajv agreed for all of them from "
+        f"the bundle and the per-contract files (node {node_seconds:.1f}s); valid/invalid per "
+        f"contract: {counts}"
+    )
+    assert set(counts) == set(index["contracts"])
+    for name, (valid, invalid) in counts.items():
+        assert valid >= 20, name
+        assert invalid >= (10 if name == "ToolEvent" else 20), name
+
+
 def test_generated_typescript_types_compile(node: str, export_dir: Path, tmp_path: Path) -> None:
     index = json.loads((export_dir / "index.json").read_text(encoding="utf-8"))
     usage = (TS / "usage.ts").read_text(encoding="utf-8")

@@ -8,7 +8,9 @@
 //   files       one Ajv instance holding each per-contract file, added with addSchema
 //   structured  the agent contract's structured-output form, compiled on its own (or null)
 // Ajv runs in strict mode (every strict check on); any warning it still logs is printed too,
-// and the caller treats it as a finding.
+// and the caller treats it as a finding. `format` is an annotation, as draft 2020-12 says by
+// default and as the generated models read it: validateFormats is off (else strict mode
+// refuses every format ajv-formats would have to define).
 import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -29,7 +31,7 @@ const logger = {
   error: (...args) => warnings.push(args.join(" ")),
 };
 const ajv = () =>
-  new Ajv2020({ strict: true, allowUnionTypes: true, logger });
+  new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false, logger });
 
 const fromBundle = ajv();
 fromBundle.addSchema(readJson(path.join(exportDir, index.bundle)), "bundle.json");
