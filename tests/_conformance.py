@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import math
 import re
@@ -36,12 +35,11 @@ from typing import Any
 import hypothesis.strategies as st
 import jsonschema
 import pydantic
-import regress
 from hypothesis.internal.conjecture import utils as conjecture_utils
-from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from codegen.core.ecma import EcmaDraft202012Validator
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.generate.rules import find_rules
@@ -237,59 +235,7 @@ def draft7_generation_schema(tree: SchemaTree, title: str, depth: int = 3) -> di
 
 
 # ------------------------------------------------------------------ the ECMA-262 oracle
-@functools.cache
-def _ecma(pattern: str) -> regress.Regex:
-    return regress.Regex(pattern, "u")
-
-
-def ecma_search(pattern: str, text: str) -> bool:
-    """Whether ``pattern`` matches somewhere in ``text``, as ECMA-262 (``u`` flag) says."""
-    return _ecma(pattern).find(text) is not None
-
-
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r} (ECMA-262)")
-
-
-def _pattern_properties(
-    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
-) -> Iterator[Any]:
-    if not validator.is_type(instance, "object"):
-        return
-    for pattern, subschema in patterns.items():
-        for key, value in instance.items():
-            if ecma_search(pattern, key):
-                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
-
-
-def _additional_properties(
-    validator: Any, additional: Any, instance: Any, schema: Any
-) -> Iterator[Any]:
-    if not validator.is_type(instance, "object"):
-        return
-    declared = schema.get("properties", {})
-    patterns = schema.get("patternProperties", {})
-    extras = [
-        key
-        for key in instance
-        if key not in declared and not any(ecma_search(p, key) for p in patterns)
-    ]
-    if validator.is_type(additional, "object"):
-        for extra in extras:
-            yield from validator.descend(instance[extra], additional, path=extra)
-    elif additional is False and extras:
-        yield ValidationError(f"additional properties are not allowed ({sorted(extras)!r})")
-
-
-EcmaValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    validators={
-        "pattern": _pattern,
-        "patternProperties": _pattern_properties,
-        "additionalProperties": _additional_properties,
-    },
-)
+EcmaValidator = EcmaDraft202012Validator
 
 # unevaluatedProperties finds the keys a patternProperties evaluates with Python's re, inside
 # jsonschema (jsonschema._utils.find_evaluated_property_keys_by_schema), which no extension

@@ -27,6 +27,7 @@ import jsonschema
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from codegen.core.ecma import EcmaDraft202012Validator
 from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
@@ -250,10 +251,12 @@ class LintContext:
     @cached_property
     def registry(self) -> Registry[Any]:
         """Every file under its file URI, ``$id`` dropped: references resolve by file path,
-        exactly as the generator resolves them (whatever the ``$id`` values say)."""
+        exactly as the generator resolves them (whatever the ``$id`` values say). ``$schema``
+        is dropped too: through a ``$ref``, python-jsonschema would otherwise switch to its own
+        validator class, whose patterns are Python's ``re``, not ECMA-262."""
         resources = []
         for schema in self.clean.files:
-            contents = {k: v for k, v in schema.data.items() if k != "$id"}
+            contents = {k: v for k, v in schema.data.items() if k not in ("$id", "$schema")}
             resources.append(
                 (schema.path.resolve().as_uri(), DRAFT202012.create_resource(contents))
             )
@@ -262,7 +265,7 @@ class LintContext:
     def invalid(self, schema: SchemaFile, pointer: str, instance: Any) -> list[str]:
         """Why ``instance`` is invalid under the subschema at ``pointer`` (empty when valid)."""
         ref = schema.path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
-        validator = jsonschema.Draft202012Validator({"$ref": ref}, registry=self.registry)
+        validator = EcmaDraft202012Validator({"$ref": ref}, registry=self.registry)
         try:
             errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.path))
         except Exception as exc:  # a malformed schema: METASCHEMA_VALID says why

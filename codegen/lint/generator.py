@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 import jsonschema
 
+from codegen.core.ecma import EcmaDraft7Validator, EcmaDraft202012Validator
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
@@ -176,17 +177,19 @@ def agent_output_format(ctx: LintContext) -> Iterator[Finding]:
         if isinstance(bundle, SchemaError):
             continue
         schema = ctx.tree.by_title[title]
-        for cls in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator):
+        for name, cls in (
+            ("Draft7Validator", EcmaDraft7Validator),
+            ("Draft202012Validator", EcmaDraft202012Validator),
+        ):
             try:
                 cls.check_schema(bundle)
             except jsonschema.SchemaError as exc:
-                message = f"the output_format schema is not valid {cls.__name__}: {exc.message}"
+                message = f"the output_format schema is not valid {name}: {exc.message}"
                 yield ctx.finding(schema, "", "AGENT_OUTPUT_FORMAT", message)
                 continue
             for index, example in enumerate(schema.data.get("examples") or []):
                 if not cls(bundle).is_valid(example):
                     message = (
-                        f"example {index} does not validate under the output_format schema "
-                        f"({cls.__name__})"
+                        f"example {index} does not validate under the output_format schema ({name})"
                     )
                     yield ctx.finding(schema, f"/examples/{index}", "AGENT_OUTPUT_FORMAT", message)

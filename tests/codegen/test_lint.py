@@ -157,3 +157,22 @@ def test_rules_lists_both_tables() -> None:
     assert code == 0
     assert "lint rules:" in out
     assert "breaking rules:" in out
+
+
+def test_examples_are_judged_with_ecma_262_patterns(tmp_path: Path) -> None:
+    """\\p{Lu} is ECMA-262 (Python's re refuses it) and \\d is ASCII only there."""
+    root = project(tmp_path, "EXAMPLES_VALID", "pass")
+    note = next((root / "schemas").rglob("*.json"))
+    data = json.loads(note.read_text())
+    first = next(iter(data["properties"]))
+    data["properties"][first] = {"type": "string", "pattern": "^\\p{Lu}\\d$",
+                                 "description": "A code."}  # fmt: skip
+    data["examples"] = [{**data["examples"][0], first: "É1"}]
+    note.write_text(json.dumps(data, indent=2) + "\n")
+    _, out = run(root, "lint", "--format", "json")
+    assert not [f for f in json.loads(out) if f["rule"] == "EXAMPLES_VALID"], out
+    data["examples"] = [{**data["examples"][0], first: "É\u0663"}]  # an Arabic-Indic digit
+    note.write_text(json.dumps(data, indent=2) + "\n")
+    code, out = run(root, "lint", "--format", "json")
+    assert code == 1
+    assert [f["rule"] for f in json.loads(out)].count("EXAMPLES_VALID") == 1

@@ -1,0 +1,79 @@
+"""python-jsonschema validators that read regular expressions as ECMA-262, not as Python's ``re``.
+
+JSON Schema's ``pattern`` and ``patternProperties`` are ECMA-262 expressions, which is what
+Ajv, the Claude CLI, browsers and the generated models (the ``regress`` package, ``u`` flag)
+use; python-jsonschema uses ``re``, which refuses ``\\p{L}`` and reads ``\\d`` and ``$``
+otherwise. The lint judges examples and defaults with these classes, and the tests use them as
+their oracle. One gap remains: python-jsonschema's ``unevaluatedProperties`` finds the keys a
+``patternProperties`` evaluated with ``re`` internally, which no extension reaches.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import regress
+from jsonschema.exceptions import ValidationError
+
+__all__ = ["EcmaDraft7Validator", "EcmaDraft202012Validator", "ecma_search"]
+
+
+@functools.cache
+def _regex(pattern: str) -> regress.Regex:
+    return regress.Regex(pattern, "u")
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches somewhere in ``text``, as ECMA-262 (``u`` flag) says."""
+    return _regex(pattern).find(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if ecma_search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(
+    validator: Any, additional: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    declared = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    extras = [
+        key
+        for key in instance
+        if key not in declared and not any(ecma_search(p, key) for p in patterns)
+    ]
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif additional is False and extras:
+        yield ValidationError(f"Additional properties are not allowed ({sorted(extras)!r})")
+
+
+_ECMA = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+}
+EcmaDraft202012Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator, validators=_ECMA
+)
+EcmaDraft7Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft7Validator, validators=_ECMA
+)
