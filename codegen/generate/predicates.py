@@ -30,44 +30,21 @@ from typing import Any
 
 import regress
 
-from codegen.core.errors import SchemaError
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.guards import ANNOTATIONS, KEYWORDS, Guards, refuse
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import tidy
 
-__all__ = ["ANNOTATIONS", "KEYWORDS", "RUNTIME", "Predicates", "compile_predicates"]
-
-ANNOTATIONS = frozenset(
-    {"$schema", "$comment", "title", "description", "examples", "default", "deprecated",
-     "readOnly", "writeOnly", "format", "contentEncoding", "contentMediaType", "contentSchema",
-     "$defs"}
-)  # fmt: skip
-KEYWORDS = frozenset(
-    {"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-     "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
-     "uniqueItems", "maxContains", "minContains", "contains", "prefixItems", "items",
-     "unevaluatedItems", "maxProperties", "minProperties", "required", "dependentRequired",
-     "properties", "patternProperties", "additionalProperties", "propertyNames",
-     "dependentSchemas", "unevaluatedProperties", "allOf", "anyOf", "oneOf", "not", "if",
-     "then", "else", "$ref"}
-)  # fmt: skip
-_TYPES = {
-    "null": "x is None",
-    "boolean": "type(x) is bool",
-    "integer": "_is_integer(x)",
-    "number": "_is_number(x)",
-    "string": "type(x) is str",
-    "array": "type(x) is list",
-    "object": "type(x) is dict",
-}
-_NUMBERS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
-_ARRAY_KEYS = frozenset({"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains"})
-_OBJECT_KEYS = frozenset(
-    {"minProperties", "maxProperties", "required", "dependentRequired", "properties",
-     "patternProperties", "additionalProperties", "propertyNames"}
-)  # fmt: skip
+__all__ = [
+    "ANNOTATIONS",
+    "KEYWORDS",
+    "RUNTIME",
+    "PredicateCompiler",
+    "Predicates",
+    "compile_predicates",
+]
 
 
 @dataclass
@@ -96,18 +73,16 @@ def compile_predicates(
     Without ``skeleton`` every keyword is checked; with it, only what its types do not enforce
     (an entry is None when nothing remains).
     """
-    compiler = _Compiler(tree, skeleton, readable=readable)
+    compiler = PredicateCompiler(tree, skeleton, readable=readable)
     for schema, pointer in roots:
         name = compiler.boolean(schema, pointer, residual=skeleton is not None, entry=True)
         compiler.out.entries[(schema.rel.as_posix(), pointer)] = name
     return compiler.out
 
 
-def _refuse(schema: SchemaFile, pointer: str, message: str, rule: str = "JSON") -> SchemaError:
-    return SchemaError(message, schema.loc(pointer), rule)
+class PredicateCompiler:
+    """Compiles schema objects into functions, once each; ``out`` collects the module body."""
 
-
-class _Compiler:
     def __init__(self, tree: SchemaTree, skeleton: Skeleton | None, *, readable: bool = True):
         self.tree = tree
         self.readable = readable  # tidy each body (False: a check that discards the code)
@@ -133,12 +108,12 @@ class _Compiler:
 
     def pattern(self, schema: SchemaFile, pointer: str, source: Any) -> str:
         if not isinstance(source, str):
-            raise _refuse(schema, pointer, "a pattern must be a string", "PATTERN")
+            raise refuse(schema, pointer, "a pattern must be a string", "PATTERN")
         try:
             regress.Regex(source, "u")
         except regress.RegressError as exc:
             message = f"invalid ECMA-262 regular expression {source!r}: {exc}"
-            raise _refuse(schema, pointer, message, "PATTERN") from None
+            raise refuse(schema, pointer, message, "PATTERN") from None
         return self.define(f"_regex({source!r})", "_R")
 
     def function(
@@ -172,7 +147,7 @@ class _Compiler:
         name = f"_{'a' if annotate else 'v'}{len(self.names)}"
         self.names[key] = name
         self.pending[name] = False
-        body = _Body(
+        body = Guards(
             self, schema, pointer, annotate=annotate, residual=residual, kept=kept
         ).compile(node)
         referenced = self.pending.pop(name)
@@ -199,355 +174,3 @@ class _Compiler:
             self.out.lines += ["", "", f"def {self.booleans[name]}(x: Any) -> bool:",
                                f"    return {name}(x) is not None"]  # fmt: skip
         return self.booleans[name]
-
-
-class _Body:
-    """The guard clauses of one schema object."""
-
-    def __init__(
-        self,
-        compiler: _Compiler,
-        schema: SchemaFile,
-        pointer: str,
-        *,
-        annotate: bool,
-        residual: bool,
-        kept: frozenset[str],
-    ) -> None:
-        self.c = compiler
-        self.schema = schema
-        self.pointer = pointer
-        self.annotate = annotate
-        self.residual = residual
-        self.kept = kept
-        self.fail = "return None" if annotate else "return False"
-        self.lines: list[str] = []
-
-    def at(self, *keys: str | int) -> str:
-        return self.pointer + "".join(f"/{escape_pointer(str(k))}" for k in keys)
-
-    def check(self, *keys: str | int, residual: bool = False) -> str | None:
-        """A boolean check of the subschema at ``keys`` (applied to another value)."""
-        return self.c.boolean(self.schema, self.at(*keys), residual=residual)
-
-    def guard(self, condition: str, indent: str = "") -> None:
-        self.lines += [f"{indent}if not ({condition}):", f"{indent}    {self.fail}"]
-
-    def block(self, header: str, body: list[str]) -> None:
-        if body:
-            self.lines.append(header)
-            self.lines += ["    " + line for line in body]
-
-    def compile(self, node: Any) -> list[str] | None:
-        """The body's lines, or None when it checks nothing."""
-        if node is False:
-            return [self.fail]
-        if node is True or not isinstance(node, dict):
-            if not isinstance(node, bool):
-                raise _refuse(self.schema, self.pointer, "a schema must be an object or a boolean")
-            return ["return set(), set()"] if self.annotate else None
-        self.refuse_unknown(node)
-        node = {k: v for k, v in node.items() if k not in self.kept}
-        if self.annotate:
-            self.lines += ["props: set[str] = set()", "items: set[int] = set()"]
-        self.any_type(node)
-        self.numbers(node)
-        self.strings(node)
-        self.arrays(node)
-        self.objects(node)
-        self.applicators(node)
-        self.unevaluated(node)
-        if not self.lines:
-            return None
-        self.lines.append("return props, items" if self.annotate else "return True")
-        return self.lines
-
-    def refuse_unknown(self, node: dict[str, Any]) -> None:
-        for key in node:
-            if key == "$id" and self.pointer == "":
-                continue  # a contract's own $id; a nested one would move the base URI
-            if key not in KEYWORDS and key not in ANNOTATIONS:
-                why = (
-                    "extension keywords are not passed to every consumer"
-                    if key.startswith("x-")
-                    else "unknown keyword (a typo?)"
-                )
-                message = f"{key!r} cannot be reproduced by the generated model: {why}"
-                raise _refuse(self.schema, self.at(key), message, "SUPPORTED_CONSTRUCT")
-
-    def count(self, node: dict[str, Any], key: str) -> int:
-        value = node[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise _refuse(self.schema, self.at(key), f"{key} must be a non-negative integer")
-        if value != int(value):
-            raise _refuse(self.schema, self.at(key), f"{key} must be a non-negative integer")
-        return int(value)
-
-    # -- any type --------------------------------------------------------------------------
-
-    def any_type(self, node: dict[str, Any]) -> None:
-        if "type" in node:
-            kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
-            for kind in kinds:
-                if kind not in _TYPES:
-                    raise _refuse(self.schema, self.at("type"), f"unknown type {kind!r}")
-            self.guard(" or ".join(_TYPES[k] for k in kinds) or "False")
-        if "const" in node:
-            self.guard(self.equals(node["const"]))
-        if "enum" in node:
-            if not isinstance(node["enum"], list):
-                raise _refuse(self.schema, self.at("enum"), "enum must be an array")
-            self.guard(f"_one_of(x, {self.c.constant(node['enum'])})")
-
-    def equals(self, value: Any) -> str:
-        """``x`` equals ``value`` as JSON compares (plainly written for a scalar)."""
-        if value is None or isinstance(value, bool):
-            return f"x is {value!r}"
-        if isinstance(value, str):
-            return f"x == {value!r}"
-        if isinstance(value, int | float):
-            return f"_is_number(x) and x == {value!r}"
-        return f"_equal(x, {self.c.constant(value)})"
-
-    def numbers(self, node: dict[str, Any]) -> None:
-        body = []
-        for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
-            if key not in node:
-                continue
-            bound = node[key]
-            if isinstance(bound, bool) or not isinstance(bound, int | float):
-                raise _refuse(self.schema, self.at(key), f"{key} must be a number")
-            if key != "multipleOf":
-                body += [f"if x {_NUMBERS[key]} {bound!r}:", f"    {self.fail}"]
-            elif bound <= 0:
-                raise _refuse(self.schema, self.at(key), "multipleOf must be greater than 0")
-            else:
-                body += [f"if not _multiple_of(x, {bound!r}):", f"    {self.fail}"]
-        self.block("if _is_number(x):", body)
-
-    def strings(self, node: dict[str, Any]) -> None:
-        body = []
-        for key, op in (("minLength", "<"), ("maxLength", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
-        if "pattern" in node:
-            regex = self.c.pattern(self.schema, self.at("pattern"), node["pattern"])
-            body += [f"if {regex}.find(x) is None:", f"    {self.fail}"]
-        self.block("if type(x) is str:", body)
-
-    # -- arrays ----------------------------------------------------------------------------
-
-    def arrays(self, node: dict[str, Any]) -> None:
-        if not _ARRAY_KEYS & (set(node) | (self.kept & {"items"})):
-            return
-        body: list[str] = []
-        for key, op in (("minItems", "<"), ("maxItems", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
-        if node.get("uniqueItems") is True:
-            body += ["if not _unique(x):", f"    {self.fail}"]
-        prefix = node.get("prefixItems", [])
-        if "prefixItems" in self.kept:  # a typed tuple: its items are checked by their types
-            prefix = resolve_pointer(self.schema.data, self.pointer)["prefixItems"]
-        for index in range(0 if "prefixItems" in self.kept else len(prefix)):
-            check = self.check("prefixItems", index)
-            if check:
-                body += [f"if len(x) > {index} and not {check}(x[{index}]):", f"    {self.fail}"]
-        if prefix and self.annotate:
-            body.append(f"items.update(range(min(len(x), {len(prefix)})))")
-        if "items" in node or "items" in self.kept:
-            check = self.check("items", residual=self.residual and "items" in self.kept)
-            if check:
-                body += [f"for item in x[{len(prefix)}:]:", f"    if not {check}(item):",
-                         f"        {self.fail}"]  # fmt: skip
-            if self.annotate:
-                body.append(f"items.update(range({len(prefix)}, len(x)))")
-        if "contains" in node:
-            self.contains(node, body)
-        self.block("if type(x) is list:", body)
-
-    def contains(self, node: dict[str, Any], body: list[str]) -> None:
-        check = self.check("contains") or "_true"
-        low = self.count(node, "minContains") if "minContains" in node else 1
-        body.append(f"matched = [i for i, item in enumerate(x) if {check}(item)]")
-        body += [f"if len(matched) < {low}:", f"    {self.fail}"]
-        if "maxContains" in node:
-            body += [f"if len(matched) > {self.count(node, 'maxContains')}:", f"    {self.fail}"]
-        if self.annotate:
-            body.append("items.update(matched)")
-
-    # -- objects ---------------------------------------------------------------------------
-
-    def objects(self, node: dict[str, Any]) -> None:
-        if not _OBJECT_KEYS & (set(node) | (self.kept & {"properties"})):
-            return
-        body: list[str] = []
-        for key, op in (("minProperties", "<"), ("maxProperties", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
-        for name in node.get("required", []):
-            body += [f"if {name!r} not in x:", f"    {self.fail}"]
-        for name, needed in (node.get("dependentRequired") or {}).items():
-            if needed:
-                present = " and ".join(f"{other!r} in x" for other in needed)
-                body += [f"if {name!r} in x and not ({present}):", f"    {self.fail}"]
-        # Declared properties stay typed by the skeleton even when "properties" was kept.
-        properties = self.declared(node)
-        in_skeleton = self.residual and "properties" in self.kept
-        own = in_skeleton and (self.schema.rel.as_posix(), self.pointer) in self.c.own_properties
-        for name in [] if own else properties:
-            check = self.check("properties", name, residual=in_skeleton)
-            if check:
-                body += [f"if {name!r} in x and not {check}(x[{name!r}]):", f"    {self.fail}"]
-        if properties and self.annotate:
-            body.append(f"props.update(k for k in {self.c.constant(sorted(properties))} if k in x)")
-        regexes = self.pattern_properties(node, body)
-        if "additionalProperties" in node:
-            check = self.check("additionalProperties")
-            known = self.c.constant(sorted(properties))
-            matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
-            body += ["for key, value in x.items():",
-                     f"    if not (key in {known}{matched}):",
-                     f"        if not {check or '_true'}(value):",
-                     f"            {self.fail}"]  # fmt: skip
-            if self.annotate:
-                body.append("        props.add(key)")
-        if "propertyNames" in node:
-            check = self.check("propertyNames")
-            if check:
-                body += ["for key in x:", f"    if not {check}(key):", f"        {self.fail}"]
-        self.block("if type(x) is dict:", body)
-
-    def declared(self, node: dict[str, Any]) -> dict[str, Any]:
-        """The properties checked here: those of the node, also when the skeleton types them."""
-        if "properties" in node:
-            return dict(node["properties"])
-        if "properties" in self.kept:
-            return dict(resolve_pointer(self.schema.data, self.pointer).get("properties") or {})
-        return {}
-
-    def pattern_properties(self, node: dict[str, Any], body: list[str]) -> list[str]:
-        regexes = []
-        for source in node.get("patternProperties") or {}:
-            regex = self.c.pattern(self.schema, self.at("patternProperties", source), source)
-            regexes.append(regex)
-            check = self.check("patternProperties", source) or "_true"
-            body += ["for key, value in x.items():",
-                     f"    if {regex}.find(key) is not None:",
-                     f"        if not {check}(value):",
-                     f"            {self.fail}"]  # fmt: skip
-            if self.annotate:
-                body.append("        props.add(key)")
-        return regexes
-
-    # -- in-place applicators --------------------------------------------------------------
-
-    def in_place(self, *keys: str | int, residual: bool = False) -> str | None:
-        """The function of an in-place subschema: returns annotations when this one does."""
-        if self.annotate:
-            return self.c.function(self.schema, self.at(*keys), annotate=True)
-        return self.c.boolean(self.schema, self.at(*keys), residual=residual)
-
-    def applicators(self, node: dict[str, Any]) -> None:
-        if "$ref" in node:
-            self.ref(node["$ref"], residual=False)
-        elif "$ref" in self.kept and self.residual:
-            self.ref(resolve_pointer(self.schema.data, self.pointer)["$ref"], residual=True)
-        for index, entry in enumerate(node.get("allOf", [])):
-            only_ref = isinstance(entry, dict) and set(entry) <= {"$ref", "description", "$comment"}
-            self.apply(self.in_place("allOf", index, residual=self.residual and only_ref))
-        if "anyOf" in node:
-            self.choice("anyOf", len(node["anyOf"]), "results", "if not results:")
-        elif "anyOf" in self.kept and self.residual:
-            # The union of the branches' types holds when a branch's types hold; whether a
-            # branch holds in full is known only when none says more than its types.
-            count = len(resolve_pointer(self.schema.data, self.pointer)["anyOf"])
-            residues = [self.in_place("anyOf", i, residual=True) for i in range(count)]
-            if any(residues):
-                self.choice("anyOf", count, "results", "if not results:")
-        if "oneOf" in node:
-            self.choice("oneOf", len(node["oneOf"]), "results", "if len(results) != 1:")
-        if "not" in node:
-            check = self.check("not")
-            self.lines += [f"if {check or '_true'}(x):", f"    {self.fail}"]
-        if "if" in node:
-            self.conditional(node)
-        for name in node.get("dependentSchemas") or {}:
-            call = self.in_place("dependentSchemas", name)
-            if call:
-                self.lines.append(f"if type(x) is dict and {name!r} in x:")
-                self.apply(call, indent="    ")
-
-    def ref(self, ref: Any, *, residual: bool) -> None:
-        if not isinstance(ref, str):
-            raise _refuse(self.schema, self.at("$ref"), "$ref must be a string")
-        target, pointer = self.c.tree.resolve(self.schema, ref)
-        call = self.c.function(target, pointer, annotate=self.annotate, residual=residual)
-        self.apply(call)
-
-    def apply(self, call: str | None, indent: str = "") -> None:
-        if call is None:
-            return
-        if self.annotate:
-            self.lines += [f"{indent}result = {call}(x)", f"{indent}if result is None:",
-                           f"{indent}    {self.fail}", f"{indent}props |= result[0]",
-                           f"{indent}items |= result[1]"]  # fmt: skip
-        elif call.startswith("_a"):  # a function that returns annotations, or None
-            self.guard(f"{call}(x) is not None", indent)
-        else:
-            self.guard(f"{call}(x)", indent)
-
-    def choice(self, key: str, count: int, name: str, failed: str) -> None:
-        found = [self.in_place(key, i) for i in range(count)]
-        calls = [c or "_true" for c in found]
-        if not self.annotate:
-            if key == "anyOf":
-                if None not in found:  # a branch that checks nothing always holds
-                    self.guard(" or ".join(f"{c}(x)" for c in calls))
-            else:
-                self.guard(f"_exactly_one(x, ({', '.join(calls)},))")
-            return
-        results = ", ".join(f"{c}(x)" for c in calls)
-        self.lines.append(f"{name} = [r for r in ({results},) if r is not None]")
-        self.lines += [failed, f"    {self.fail}"]
-        self.lines += [f"for result in {name}:", "    props |= result[0]", "    items |= result[1]"]
-
-    def conditional(self, node: dict[str, Any]) -> None:
-        then = self.in_place("then") if "then" in node else None
-        other = self.in_place("else") if "else" in node else None
-        if not self.annotate:
-            if then is None and other is None:
-                return  # "if" alone only annotates: it never fails
-            condition = self.c.boolean(self.schema, self.at("if")) or "_true"
-            self.lines.append(f"if {condition}(x):")
-            self.lines += (
-                [f"    if not {then}(x):", f"        {self.fail}"] if then else ["    pass"]
-            )
-            if other:
-                self.lines += ["else:", f"    if not {other}(x):", f"        {self.fail}"]
-            return
-        annotations = self.in_place("if")
-        assert annotations is not None  # a function that returns annotations is never dropped
-        self.lines += [f"result = {annotations}(x)", "if result is not None:",
-                       "    props |= result[0]", "    items |= result[1]"]  # fmt: skip
-        if then:
-            self.apply(then, indent="    ")
-        if other:
-            self.lines.append("else:")
-            self.apply(other, indent="    ")
-
-    def unevaluated(self, node: dict[str, Any]) -> None:
-        if "unevaluatedItems" in node:
-            check = self.check("unevaluatedItems") or "_true"
-            self.lines += ["if type(x) is list:",
-                           "    for i, item in enumerate(x):",
-                           f"        if i not in items and not {check}(item):",
-                           f"            {self.fail}",
-                           "    items.update(range(len(x)))"]  # fmt: skip
-        if "unevaluatedProperties" in node:
-            check = self.check("unevaluatedProperties") or "_true"
-            self.lines += ["if type(x) is dict:",
-                           "    for key, value in x.items():",
-                           f"        if key not in props and not {check}(value):",
-                           f"            {self.fail}",
-                           "    props.update(x)"]  # fmt: skip

@@ -24,7 +24,7 @@ from typing import Any
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
-from codegen.generate.predicates import ANNOTATIONS, _Compiler
+from codegen.generate.predicates import ANNOTATIONS, PredicateCompiler
 from codegen.generate.rules import find_rules, rule_message
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import inline_calls
@@ -58,7 +58,7 @@ def _snake(name: str) -> str:
 
 def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
     """The validators of every class that ``schemas`` define in one module."""
-    compiler = _Compiler(tree, skeleton)
+    compiler = PredicateCompiler(tree, skeleton)
     classes = []
     for schema in schemas:
         rel = schema.rel.as_posix()
@@ -96,7 +96,7 @@ def _method(title: str, rel: str, pointer: str, guards: list[str]) -> list[str]:
 
 class _ClassGuards:
     def __init__(
-        self, compiler: _Compiler, skeleton: Skeleton, schema: SchemaFile, pointer: str
+        self, compiler: PredicateCompiler, skeleton: Skeleton, schema: SchemaFile, pointer: str
     ) -> None:
         self.c = compiler
         self.skeleton = skeleton
