@@ -10,9 +10,14 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   and ``properties``, ``required`` (of declared names) and a boolean
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
-* ``enum`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch holds); ``allOf``
-  entries that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties:
-  false`` beside them, which closes the subclass;
+* ``enum`` and ``const`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch
+  holds); a ``oneOf`` whose branches are classes told apart by a string ``const`` (a
+  discriminated union; any other ``oneOf`` is typed as a union and its matches counted by
+  predicates); ``allOf`` entries that are only a ``$ref`` (the bases of a class), and
+  ``unevaluatedProperties: false`` beside them, which closes the subclass;
+* an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
+  classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
+  null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
 * annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``).
 
 Every other keyword is left out of the skeleton, whose types then accept a superset of what the
