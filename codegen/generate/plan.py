@@ -296,24 +296,26 @@ def _title(schema: SchemaFile, pointer: str) -> str:
     return str(resolve_pointer(schema.data, pointer).get("title") or schema.title)
 
 
-def _missing_fields(skeleton: Skeleton, owners: list[Contract], code: str) -> dict[str, set[str]]:
-    """Class name -> the JSON names of its fields that default to ``MISSING``; the nested
-    classes of inline objects are found through the fields that hold them."""
-    fields: dict[str, set[str]] = {}
+def _missing_fields(
+    skeleton: Skeleton, owners: list[Contract], code: str
+) -> dict[str, dict[str, bool]]:
+    """Class name -> JSON name -> whether null stays a value, for its fields that default to
+    ``MISSING``; the nested classes of inline objects are found through the fields that hold
+    them."""
+    fields: dict[str, dict[str, bool]] = {}
     for contract in owners:
         schema = contract.schema
         rel = schema.rel.as_posix()
-
         for (owner_rel, pointer), names in skeleton.missing.items():
             if owner_rel == rel:
-                fields.setdefault(_title(schema, pointer), set()).update(names)
+                fields.setdefault(_title(schema, pointer), {}).update(names)
         for (owner_rel, pointer), entries in skeleton.nested_missing.items():
             if owner_rel != rel:
                 continue
             for path, names in entries:
                 nested = nested_classes(code, _title(schema, pointer), path)
                 if nested is not None:
-                    fields.setdefault(nested, set()).update(names)
+                    fields.setdefault(nested, {}).update(names)
     return fields
 
 

@@ -117,15 +117,16 @@ def _members(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
-def _without_none(annotation: ast.expr) -> ast.expr | None:
-    """``annotation`` with its ``None`` member replaced by ``MISSING``, or None if it has none."""
+def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | None:
+    """``annotation`` with ``MISSING`` in place of its ``None`` member (beside it when
+    ``keep_none``), or None if it has no ``None`` member."""
     if (
         isinstance(annotation, ast.Subscript)
         and isinstance(annotation.value, ast.Name)
         and annotation.value.id == "Annotated"
         and isinstance(annotation.slice, ast.Tuple)
     ):
-        inner = _without_none(annotation.slice.elts[0])
+        inner = _without_none(annotation.slice.elts[0], keep_none)
         if inner is None:
             return None
         elts = [inner, *annotation.slice.elts[1:]]
@@ -134,6 +135,8 @@ def _without_none(annotation: ast.expr) -> ast.expr | None:
     kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
     if len(kept) == len(members) or not kept:
         return None
+    if keep_none:
+        kept = members
     result: ast.expr = kept[0]
     for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
         result = ast.BinOp(result, ast.BitOr(), member)
@@ -163,9 +166,9 @@ def nested_classes(code: str, owner: str, path: tuple[str, ...]) -> str | None:
     return current
 
 
-def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:
-    """Optional fields that refuse null default to ``MISSING``: ``fields`` maps class names to
-    the JSON names of those fields."""
+def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) -> str:
+    """Optional fields without a default default to ``MISSING``: ``fields`` maps class names
+    to the JSON names of those fields and whether null stays one of their values."""
     if not fields:
         return code
     lines = code.split("\n")
@@ -180,7 +183,9 @@ def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:
                 or _json_name(statement) not in fields[node.name]
             ):
                 continue
-            annotation = _without_none(statement.annotation)
+            annotation = _without_none(
+                statement.annotation, fields[node.name][_json_name(statement)]
+            )
             value = statement.value
             if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
                 raise CodegenError(f"field {_json_name(statement)!r} is not optional", where)
@@ -188,8 +193,8 @@ def use_missing(code: str, fields: dict[str, set[str]], where: Location) -> str:
             edits.append((statement.lineno, statement.end_lineno or statement.lineno,
                           "    " + ast.unparse(statement)))  # fmt: skip
             found.add(_json_name(statement))
-        if found != fields[node.name]:
-            missing = sorted(fields[node.name] - found)
+        if found != set(fields[node.name]):
+            missing = sorted(set(fields[node.name]) - found)
             raise CodegenError(f"generated class {node.name} lacks fields {missing}", where)
     for first, last, text in sorted(edits, reverse=True):
         lines[first - 1 : last] = [text]

@@ -54,10 +54,10 @@ class Skeleton:
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
     # Class node -> optional properties without a default whose type refuses null, or that
     # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
-    missing: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    missing: dict[tuple[str, str], dict[str, bool]] = field(default_factory=dict)
     # Class node -> (path of property names down to an inline object, its optional properties
     # without a default that refuse null): those fields of the generated nested class too.
-    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], set[str]]]] = field(
+    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], dict[str, bool]]]] = field(
         default_factory=dict
     )
     # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
@@ -215,16 +215,18 @@ class _Stripper:
                 if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
                     continue
                 stripped = out["properties"][name]
-                if self.refuses_null(stripped) or self.untyped(stripped):
-                    if (self.rel, pointer) in self.skeleton.classes:
-                        # Absent stays absent, null is refused: pydantic.MISSING (postprocess).
-                        self.skeleton.missing.setdefault((self.rel, pointer), set()).add(name)
-                    else:
-                        # The predicate checks it in full; its field is MISSING when the path
-                        # from a class down to this object can be followed in the code.
-                        here = f"{pointer}/properties/{escape_pointer(name)}"
-                        self.skeleton.kept[(self.rel, here)] = frozenset()
-                        self.nested_missing(pointer, name)
+                # Absent stays absent (pydantic.MISSING, postprocess), whether null is refused
+                # or allowed (then the field keeps None among its values).
+                nullable = not (self.refuses_null(stripped) or self.untyped(stripped))
+                if (self.rel, pointer) in self.skeleton.classes:
+                    self.skeleton.missing.setdefault((self.rel, pointer), {})[name] = nullable
+                    continue
+                if not nullable:
+                    # The predicate checks it in full (its field may default to None).
+                    here = f"{pointer}/properties/{escape_pointer(name)}"
+                    self.skeleton.kept[(self.rel, here)] = frozenset()
+                # MISSING too when the path from a class down to this object can be followed.
+                self.nested_missing(pointer, name, nullable)
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
@@ -246,7 +248,7 @@ class _Stripper:
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
 
-    def nested_missing(self, pointer: str, name: str) -> None:
+    def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
         """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
         tokens = [_unescape(t) for t in pointer.split("/")[1:]]
         start = 2 if tokens[:1] == ["$defs"] and len(tokens) >= 2 else 0
@@ -266,9 +268,9 @@ class _Stripper:
         entries = self.skeleton.nested_missing.setdefault((self.rel, owner), [])
         for entry_path, names in entries:
             if entry_path == tuple(path):
-                names.add(name)
+                names[name] = nullable
                 return
-        entries.append((tuple(path), {name}))
+        entries.append((tuple(path), {name: nullable}))
 
     @staticmethod
     def untyped(stripped: Any) -> bool:
