@@ -422,7 +422,7 @@ def _registry_files(
         header=header,
         docstring=(
             "Every generated contract, and the registry. Generated from the schema folder: "
-            "never edit; change a schema, then run `make generate`."
+            "never edit; change a schema, then run `maverick-codegen generate`."
         ),
         imports=top_imports,
         names=sorted(item["name"] for item in top_imports),
