@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from codegen.core.errors import SchemaError
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.rules import is_base
 
-__all__ = ["ANNOTATIONS", "KEYWORDS", "Compiler", "Guards", "refuse"]
+__all__ = ["ANNOTATIONS", "KEYWORDS", "WHY", "Compiler", "Guards", "check_keywords", "refuse"]
 
 ANNOTATIONS = frozenset(
     {"$schema", "$comment", "title", "description", "examples", "default", "deprecated",
@@ -50,6 +51,37 @@ _OBJECT_KEYS = frozenset(
 
 def refuse(schema: SchemaFile, pointer: str, message: str, rule: str = "JSON") -> SchemaError:
     return SchemaError(message, schema.loc(pointer), rule)
+
+
+WHY = {
+    "$id": "a nested $id moves the base URI: reference the file or a $defs entry instead",
+    "$anchor": "anchors are not supported: reference $defs by JSON pointer",
+    "$dynamicRef": "dynamic references are not supported",
+    "$dynamicAnchor": "dynamic references are not supported",
+    "$recursiveRef": "a draft 2019-09 keyword: use $ref",
+    "$recursiveAnchor": "a draft 2019-09 keyword: use $ref",
+    "$vocabulary": "vocabularies belong in meta-schemas, not in contracts",
+    "discriminator": "an OpenAPI keyword the Claude CLI rejects: a tagged anyOf or oneOf says it",
+    "definitions": "a draft-07 keyword: use $defs",
+    "dependencies": "a draft-07 keyword: use dependentRequired or dependentSchemas",
+    "additionalItems": "a draft-07 keyword: use items beside prefixItems",
+}
+
+
+def check_keywords(schema: SchemaFile, pointer: str, node: dict[str, Any]) -> None:
+    """Refuse a keyword of the schema object at ``pointer`` that no model can decide by itself
+    (``SUPPORTED_CONSTRUCT``); ``$id`` is allowed at a file's root only."""
+    for key in node:
+        if key in KEYWORDS or key in ANNOTATIONS or (key == "$id" and pointer == ""):
+            continue
+        why = WHY.get(key) or (
+            "extension keywords are not passed to every consumer"
+            if key.startswith("x-")
+            else "unknown keyword (a typo?)"
+        )
+        message = f"{key!r} cannot be reproduced by the generated model: {why}"
+        pointer_to_key = f"{pointer}/{escape_pointer(key)}"
+        raise refuse(schema, pointer_to_key, message, "SUPPORTED_CONSTRUCT")
 
 
 class Compiler(Protocol):
@@ -98,6 +130,7 @@ class Guards:
         self.kept = kept
         self.fail = "return None" if annotate else "return False"
         self.lines: list[str] = []
+        self.original: dict[str, Any] = {}
 
     def at(self, *keys: str | int) -> str:
         return self.pointer + "".join(f"/{escape_pointer(str(k))}" for k in keys)
@@ -122,7 +155,8 @@ class Guards:
             if not isinstance(node, bool):
                 raise refuse(self.schema, self.pointer, "a schema must be an object or a boolean")
             return ["return set(), set()"] if self.annotate else None
-        self.refuse_unknown(node)
+        check_keywords(self.schema, self.pointer, node)
+        self.original = node  # the kept keywords too: the skeleton types them, their children
         node = {k: v for k, v in node.items() if k not in self.kept}
         if self.annotate:
             self.lines += ["props: set[str] = set()", "items: set[int] = set()"]
@@ -138,18 +172,13 @@ class Guards:
         self.lines.append("return props, items" if self.annotate else "return True")
         return self.lines
 
-    def refuse_unknown(self, node: dict[str, Any]) -> None:
-        for key in node:
-            if key == "$id" and self.pointer == "":
-                continue  # a contract's own $id; a nested one would move the base URI
-            if key not in KEYWORDS and key not in ANNOTATIONS:
-                why = (
-                    "extension keywords are not passed to every consumer"
-                    if key.startswith("x-")
-                    else "unknown keyword (a typo?)"
-                )
-                message = f"{key!r} cannot be reproduced by the generated model: {why}"
-                raise refuse(self.schema, self.at(key), message, "SUPPORTED_CONSTRUCT")
+    def lengths(self, node: dict[str, Any], low: str, high: str) -> list[str]:
+        """The guards of a length's lower and upper bound (``len(x)``)."""
+        body = []
+        for key, op in ((low, "<"), (high, ">")):
+            if key in node:
+                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
+        return body
 
     def count(self, node: dict[str, Any], key: str) -> int:
         value = node[key]
@@ -203,9 +232,7 @@ class Guards:
 
     def strings(self, node: dict[str, Any]) -> None:
         body = []
-        for key, op in (("minLength", "<"), ("maxLength", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
+        body += self.lengths(node, "minLength", "maxLength")
         if "pattern" in node:
             regex = self.c.pattern(self.schema, self.at("pattern"), node["pattern"])
             body += [f"if {regex}.find(x) is None:", f"    {self.fail}"]
@@ -217,14 +244,12 @@ class Guards:
         if not _ARRAY_KEYS & (set(node) | (self.kept & {"items"})):
             return
         body: list[str] = []
-        for key, op in (("minItems", "<"), ("maxItems", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
+        body += self.lengths(node, "minItems", "maxItems")
         if node.get("uniqueItems") is True:
             body += ["if not _unique(x):", f"    {self.fail}"]
         prefix = node.get("prefixItems", [])
         if "prefixItems" in self.kept:  # a typed tuple: its items are checked by their types
-            prefix = resolve_pointer(self.schema.data, self.pointer)["prefixItems"]
+            prefix = self.original["prefixItems"]
         for index in range(0 if "prefixItems" in self.kept else len(prefix)):
             check = self.check("prefixItems", index)
             if check:
@@ -258,9 +283,7 @@ class Guards:
         if not _OBJECT_KEYS & (set(node) | (self.kept & {"properties"})):
             return
         body: list[str] = []
-        for key, op in (("minProperties", "<"), ("maxProperties", ">")):
-            if key in node:
-                body += [f"if len(x) {op} {self.count(node, key)}:", f"    {self.fail}"]
+        body += self.lengths(node, "minProperties", "maxProperties")
         for name in node.get("required", []):
             body += [f"if {name!r} not in x:", f"    {self.fail}"]
         for name, needed in (node.get("dependentRequired") or {}).items():
@@ -278,8 +301,8 @@ class Guards:
         if properties and self.annotate:
             body.append(f"props.update(k for k in {self.c.constant(sorted(properties))} if k in x)")
         regexes = self.pattern_properties(node, body)
-        if "additionalProperties" in node:
-            check = self.check("additionalProperties")
+        check = self.check("additionalProperties") if "additionalProperties" in node else None
+        if "additionalProperties" in node and (check is not None or self.annotate):
             known = self.c.constant(sorted(properties))
             matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
             body += ["for key, value in x.items():",
@@ -299,7 +322,7 @@ class Guards:
         if "properties" in node:
             return dict(node["properties"])
         if "properties" in self.kept:
-            return dict(resolve_pointer(self.schema.data, self.pointer).get("properties") or {})
+            return dict(self.original.get("properties") or {})
         return {}
 
     def pattern_properties(self, node: dict[str, Any], body: list[str]) -> list[str]:
@@ -307,10 +330,12 @@ class Guards:
         for source in node.get("patternProperties") or {}:
             regex = self.c.pattern(self.schema, self.at("patternProperties", source), source)
             regexes.append(regex)
-            check = self.check("patternProperties", source) or "_true"
+            check = self.check("patternProperties", source)
+            if check is None and not self.annotate:
+                continue  # any value: nothing to check, no annotation to collect
             body += ["for key, value in x.items():",
                      f"    if {regex}.find(key) is not None:",
-                     f"        if not {check}(value):",
+                     f"        if not {check or '_true'}(value):",
                      f"            {self.fail}"]  # fmt: skip
             if self.annotate:
                 body.append("        props.add(key)")
@@ -328,16 +353,15 @@ class Guards:
         if "$ref" in node:
             self.ref(node["$ref"], residual=False)
         elif "$ref" in self.kept and self.residual:
-            self.ref(resolve_pointer(self.schema.data, self.pointer)["$ref"], residual=True)
+            self.ref(self.original["$ref"], residual=True)
         for index, entry in enumerate(node.get("allOf", [])):
-            only_ref = isinstance(entry, dict) and set(entry) <= {"$ref", "description", "$comment"}
-            self.apply(self.in_place("allOf", index, residual=self.residual and only_ref))
+            self.apply(self.in_place("allOf", index, residual=self.residual and is_base(entry)))
         if "anyOf" in node:
             self.choice("anyOf", len(node["anyOf"]), "results", "if not results:")
         elif "anyOf" in self.kept and self.residual:
             # The union of the branches' types holds when a branch's types hold; whether a
             # branch holds in full is known only when none says more than its types.
-            count = len(resolve_pointer(self.schema.data, self.pointer)["anyOf"])
+            count = len(self.original["anyOf"])
             residues = [self.in_place("anyOf", i, residual=True) for i in range(count)]
             if any(residues):
                 self.choice("anyOf", count, "results", "if not results:")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens
 
 __all__ = ["find_rules", "is_base", "rule_message", "rule_messages"]
 
@@ -39,14 +39,10 @@ def find_rules(data: dict[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def rule_message(pointer: str, rule: Any, data: dict[str, Any]) -> str:
     """The message of the rule at ``pointer`` (relative to ``data``): its description."""
     if pointer.startswith("/dependent"):
-        name = _unescape(pointer.rsplit("/", 1)[1])
+        name = pointer_tokens(pointer)[-1]
         return f"when {name} is present, the rule at {pointer} must hold"
     source = data if pointer == "" else rule
     if isinstance(source, dict) and isinstance(source.get("description"), str):

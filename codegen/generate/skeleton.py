@@ -31,8 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.generate.rules import is_base
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -84,10 +85,6 @@ def build_skeleton(tree: SchemaTree) -> Skeleton:
     return skeleton
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def _types(node: Mapping[str, Any]) -> list[str] | None:
     kinds = node.get("type")
     if isinstance(kinds, str):
@@ -95,14 +92,6 @@ def _types(node: Mapping[str, Any]) -> list[str] | None:
     if isinstance(kinds, list) and kinds and all(isinstance(k, str) for k in kinds):
         return list(dict.fromkeys(kinds))
     return None
-
-
-def _only_ref(entry: Any) -> bool:
-    return (
-        isinstance(entry, dict)
-        and "$ref" in entry
-        and set(entry) <= {"$ref", "description", "$comment"}
-    )
 
 
 class _Stripper:
@@ -230,11 +219,11 @@ class _Stripper:
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
-        bases = [e for e in node.get("allOf") or [] if _only_ref(e)]
+        bases = [e for e in node.get("allOf") or [] if is_base(e)]
         if bases:
             out["allOf"] = [{"$ref": e["$ref"]} for e in bases]
             for index, entry in enumerate(node["allOf"]):
-                if _only_ref(entry):
+                if is_base(entry):
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
         closed = node.get("additionalProperties") is False and "patternProperties" not in node
         if bases and node.get("unevaluatedProperties") is False and self.closes(node, bases):
@@ -250,7 +239,7 @@ class _Stripper:
 
     def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
         """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
-        tokens = [_unescape(t) for t in pointer.split("/")[1:]]
+        tokens = pointer_tokens(pointer)
         start = 2 if tokens[:1] == ["$defs"] and len(tokens) >= 2 else 0
         owner = "" if start == 0 else f"/$defs/{escape_pointer(tokens[1])}"
         if (self.rel, owner) not in self.skeleton.classes:
@@ -331,7 +320,7 @@ class _Stripper:
         """
         tags: list[dict[str, str]] = []
         for branch in branches:
-            if not _only_ref(branch):
+            if not is_base(branch):
                 return None
             target, pointer = self.tree.resolve(self.schema, branch["$ref"])
             if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
@@ -395,7 +384,7 @@ class _Stripper:
             if {"additionalProperties", "patternProperties", "unevaluatedProperties", "$ref",
                 "anyOf", "oneOf", "not"} & set(data):  # fmt: skip
                 return False
-            if any(_only_ref(e) for e in data.get("allOf") or []):
+            if any(is_base(e) for e in data.get("allOf") or []):
                 return False  # bases of bases: not needed by any contract yet
             declared |= set(data.get("properties") or {})
             if not _rules_name_declared(data, set(data.get("properties") or {})):
@@ -406,7 +395,7 @@ class _Stripper:
 def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
     """Whether the rules of ``data`` evaluate only ``declared`` properties."""
     rules = [data[k] for k in ("if", "then", "else") if k in data]
-    rules += [e for e in data.get("allOf") or [] if not _only_ref(e)]
+    rules += [e for e in data.get("allOf") or [] if not is_base(e)]
     rules += list((data.get("dependentSchemas") or {}).values())
     for rule in rules:
         for _, node in iter_subschemas(rule):

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.predicates import ANNOTATIONS, PredicateCompiler
@@ -182,13 +182,12 @@ class _ClassGuards:
                 test = f"not {condition}(x) and not {other}(x)"
             else:
                 return []
-        elif pointer.rsplit("/", 2)[-2] == "dependentRequired":
-            name = resolve_pointer(self.schema.data, pointer)
-            needed = " and ".join(f"{n!r} in x" for n in name) or "True"
-            subject = _unescape(pointer.rsplit("/", 1)[1])
-            test = f"type(x) is dict and {subject!r} in x and not ({needed})"
-        elif pointer.rsplit("/", 2)[-2] == "dependentSchemas":
-            subject = _unescape(pointer.rsplit("/", 1)[1])
+        elif pointer_tokens(pointer)[-2] == "dependentRequired":
+            needed = " and ".join(f"{n!r} in x" for n in resolve_pointer(self.schema.data, pointer))
+            subject = pointer_tokens(pointer)[-1]
+            test = f"type(x) is dict and {subject!r} in x and not ({needed or 'True'})"
+        elif pointer_tokens(pointer)[-2] == "dependentSchemas":
+            subject = pointer_tokens(pointer)[-1]
             test = f"type(x) is dict and {subject!r} in x and not {self.check(pointer)}(x)"
         else:
             test = f"not {self.check(pointer)}(x)"
@@ -207,7 +206,3 @@ def _describe(node: Any, kept: frozenset[str]) -> str:
         for k in said
     ]
     return "the value does not satisfy " + (", ".join(parts) or "its schema")
-
-
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
