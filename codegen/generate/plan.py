@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -261,13 +261,13 @@ def build_plan(config: Config) -> Plan:
             for rel, document in skeleton.documents.items():
                 path = Path(folder) / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+                path.write_text(json.dumps(document), encoding="utf-8")
             modules = generate_modules(
                 Path(folder),
                 single_module=(*single[:-1], single[-1] + ".py") if single else None,
                 shown=config.schema_dir,
             )
-        files = format_python(dict(_postprocess(tree, skeleton, contracts, modules)))
+        files = format_python(_postprocess(tree, skeleton, contracts, modules))
         files.update(own_formatted.result())
     return Plan(config, tree, tuple(contracts), files, output_schemas)
 
@@ -343,8 +343,9 @@ def _postprocess(
     skeleton: Skeleton,
     contracts: list[Contract],
     modules: Mapping[tuple[str, ...], str],
-) -> Iterator[tuple[PurePosixPath, str]]:
+) -> dict[PurePosixPath, str]:
     """Each generated module with our header and its validators inserted."""
+    sources: dict[PurePosixPath, str] = {}
     by_module = {
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
     }
@@ -378,10 +379,11 @@ def _postprocess(
         code = edit_module(code, checks, depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
-        yield PurePosixPath(*key), code
+        sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:
         raise CodegenError(f"generator produced no module for {sorted(missing)}")
+    return sources
 
 
 def _registry_files(

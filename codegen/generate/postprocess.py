@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
@@ -166,11 +166,14 @@ def nested_classes(code: str, owner: str, path: tuple[str, ...]) -> str | None:
     return current
 
 
-def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) -> str:
-    """Optional fields without a default default to ``MISSING``: ``fields`` maps class names
-    to the JSON names of those fields and whether null stays one of their values."""
-    if not fields:
-        return code
+def _rewrite_fields(
+    code: str,
+    fields: Mapping[str, Collection[str]],
+    rewrite: Callable[[str, ast.AnnAssign, str], None],
+    where: Location,
+) -> list[str]:
+    """The lines of ``code`` with ``rewrite(class, statement, JSON name)`` applied to each field
+    named in ``fields`` (class name -> JSON names); every one must be found."""
     lines = code.split("\n")
     edits: list[tuple[int, int, str]] = []
     for node in ast.parse(code).body:
@@ -178,26 +181,34 @@ def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) 
             continue
         found = set()
         for statement in node.body:
-            if (
-                not isinstance(statement, ast.AnnAssign)
-                or _json_name(statement) not in fields[node.name]
-            ):
-                continue
-            annotation = _without_none(
-                statement.annotation, fields[node.name][_json_name(statement)]
-            )
-            value = statement.value
-            if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
-                raise CodegenError(f"field {_json_name(statement)!r} is not optional", where)
-            statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
-            edits.append((statement.lineno, statement.end_lineno or statement.lineno,
-                          "    " + ast.unparse(statement)))  # fmt: skip
-            found.add(_json_name(statement))
+            if isinstance(statement, ast.AnnAssign) and _json_name(statement) in fields[node.name]:
+                name = _json_name(statement)
+                rewrite(node.name, statement, name)
+                last = statement.end_lineno or statement.lineno
+                edits.append((statement.lineno, last, "    " + ast.unparse(statement)))
+                found.add(name)
         if found != set(fields[node.name]):
-            missing = sorted(set(fields[node.name]) - found)
-            raise CodegenError(f"generated class {node.name} lacks fields {missing}", where)
+            lacking = sorted(set(fields[node.name]) - found)
+            raise CodegenError(f"generated class {node.name} lacks fields {lacking}", where)
     for first, last, text in sorted(edits, reverse=True):
         lines[first - 1 : last] = [text]
+    return lines
+
+
+def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) -> str:
+    """Optional fields without a default default to ``MISSING``: ``fields`` maps class names
+    to the JSON names of those fields and whether null stays one of their values."""
+    if not fields:
+        return code
+
+    def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
+        annotation = _without_none(statement.annotation, fields[owner][name])
+        value = statement.value
+        if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
+            raise CodegenError(f"field {name!r} is not optional", where)
+        statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
+
+    lines = _rewrite_fields(code, fields, rewrite, where)
     _add_imports(lines, ["from pydantic import MISSING"])
     return "\n".join(lines)
 
@@ -207,34 +218,21 @@ def use_tuples(code: str, fields: dict[str, dict[str, str]], depth: int, where: 
     names to annotations (the generator typed them ``list[Any]``)."""
     if not fields:
         return code
-    lines = code.split("\n")
-    edits: list[tuple[int, int, str]] = []
-    for node in ast.parse(code).body:
-        if not (isinstance(node, ast.ClassDef) and node.name in fields):
-            continue
-        wanted = fields[node.name]
-        found = set()
-        for statement in node.body:
-            if not isinstance(statement, ast.AnnAssign) or _json_name(statement) not in wanted:
-                continue
-            new = ast.parse(wanted[_json_name(statement)], mode="eval").body
-            annotation = statement.annotation
-            if (
-                isinstance(annotation, ast.Subscript)
-                and isinstance(annotation.value, ast.Name)
-                and annotation.value.id == "Annotated"
-                and isinstance(annotation.slice, ast.Tuple)
-            ):
-                annotation.slice.elts[0] = new
-            else:
-                statement.annotation = new
-            edits.append((statement.lineno, statement.end_lineno or statement.lineno,
-                          "    " + ast.unparse(statement)))  # fmt: skip
-            found.add(_json_name(statement))
-        if found != set(wanted):
-            raise CodegenError(f"generated class {node.name} lacks fields {sorted(wanted)}", where)
-    for first, last, text in sorted(edits, reverse=True):
-        lines[first - 1 : last] = [text]
+
+    def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
+        new = ast.parse(fields[owner][name], mode="eval").body
+        annotation = statement.annotation
+        if (
+            isinstance(annotation, ast.Subscript)
+            and isinstance(annotation.value, ast.Name)
+            and annotation.value.id == "Annotated"
+            and isinstance(annotation.slice, ast.Tuple)
+        ):
+            annotation.slice.elts[0] = new
+        else:
+            statement.annotation = new
+
+    lines = _rewrite_fields(code, fields, rewrite, where)
     used = " ".join(wanted for names in fields.values() for wanted in names.values())
     imports = [f"from pydantic import {n}" for n in ("StrictBool", "StrictStr") if n in used]
     ours = [n for n in ("JsonInt", "JsonNumber") if n in used]

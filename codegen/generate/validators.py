@@ -118,7 +118,7 @@ class _ClassGuards:
             {"unevaluatedProperties", "unevaluatedItems"} & set(node) - kept
         )
         lines: list[str] = []
-        if splittable:
+        if splittable and self.bases_are_classes(node):
             for rule_pointer, rule in find_rules(node):
                 lines += self.rule(self.pointer + rule_pointer, rule, node)
             if "properties" in kept:
@@ -131,8 +131,12 @@ class _ClassGuards:
             finally:
                 self.skeleton.kept[key] = kept
                 self.c.own_properties.discard(key)
-            if not self.bases_are_classes(node):
-                rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
+        elif splittable:
+            # A base that is no class of its own: the rules are checked one by one, and the
+            # whole schema once more with every keyword (the base's included).
+            for rule_pointer, rule in find_rules(node):
+                lines += self.rule(self.pointer + rule_pointer, rule, node)
+            rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
         else:
             rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
         if rest is not None:
