@@ -92,11 +92,8 @@ def _simplify(statements: list[ast.stmt], known: set[str]) -> list[ast.stmt]:
     return result
 
 
-def tidy(lines: list[str]) -> list[str]:
-    """The tidied form of a function body (its lines, without the ``def``)."""
-    module = ast.parse("def _(x):\n" + "\n".join("    " + line for line in lines))
-    function = module.body[0]
-    assert isinstance(function, ast.FunctionDef)
+def tidy_function(function: ast.FunctionDef) -> None:
+    """Tidy a function's body in place."""
     body = _simplify([_Tidy().visit(statement) for statement in function.body], set())
     if (
         len(body) >= 2
@@ -108,6 +105,14 @@ def tidy(lines: list[str]) -> list[str]:
     ):
         body = [*body[:-2], ast.Return(negate(body[-2].test))]
     function.body = body
+
+
+def tidy(lines: list[str]) -> list[str]:
+    """The tidied form of a function body (its lines, without the ``def``)."""
+    module = ast.parse("def _(x):\n" + "\n".join("    " + line for line in lines))
+    function = module.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    tidy_function(function)
     ast.fix_missing_locations(module)
     text = ast.unparse(function)
     return [line[4:] for line in text.split("\n")[1:]]
@@ -154,8 +159,12 @@ def _returned(function: ast.FunctionDef) -> ast.expr | None:
 
 
 def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[list[str]]]:
-    """Write short predicates where they are called, and drop what is no longer called."""
+    """Tidy each predicate, write the short ones where they are called, and drop what is no
+    longer called: one parse of the whole module, one ``unparse``."""
     module = ast.parse(functions)
+    for function in module.body:
+        if isinstance(function, ast.FunctionDef):
+            tidy_function(function)
     parsed = [ast.parse("\n".join(lines)) for lines in methods]
     simple = {
         f.name: e
@@ -180,25 +189,26 @@ def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[li
         Inline().visit(tree)
     # Keep what is still used: the methods' names, then what the kept functions use.
     used = {n.id for tree in parsed for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    definitions = {
-        (d.name if isinstance(d, ast.FunctionDef) else getattr(d.targets[0], "id", "")): d
-        for d in module.body
-        if isinstance(d, ast.FunctionDef | ast.Assign)
-    }
+    definitions: dict[str, ast.stmt] = {}
+    for statement in module.body:
+        if isinstance(statement, ast.FunctionDef):
+            definitions[statement.name] = statement
+        elif isinstance(statement, ast.Assign | ast.AnnAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            definitions.update((t.id, statement) for t in targets if isinstance(t, ast.Name))
     pending = list(used & set(definitions))
     keep: set[str] = set()
     while pending:
         name = pending.pop()
-        if name in keep:
-            continue
-        keep.add(name)
-        pending += [
-            n.id
-            for n in ast.walk(definitions[name])
-            if isinstance(n, ast.Name) and n.id in definitions and n.id not in keep
-        ]
-    module.body = [d for d in module.body if d not in definitions.values() or
-                   any(definitions[k] is d for k in keep)]  # fmt: skip
+        if name not in keep:
+            keep.add(name)
+            pending += [
+                n.id for n in ast.walk(definitions[name]) if isinstance(n, ast.Name)
+                and n.id in definitions
+            ]  # fmt: skip
+    defined = {id(s) for s in definitions.values()}
+    kept = {id(definitions[name]) for name in keep}
+    module.body = [s for s in module.body if id(s) not in defined or id(s) in kept]
     for tree in [module, *parsed]:
         _Tidy().visit(tree)
         ast.fix_missing_locations(tree)

@@ -58,7 +58,7 @@ def _snake(name: str) -> str:
 
 def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
     """The validators of every class that ``schemas`` define in one module."""
-    compiler = PredicateCompiler(tree, skeleton)
+    compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
     classes = []
     for schema in schemas:
         rel = schema.rel.as_posix()
