@@ -74,6 +74,24 @@ def _changes(output: Output) -> _Changes:
     )
 
 
+def stage_text(target: Path, text: str) -> Path:
+    """Write ``text`` to a new temporary file beside ``target`` (for ``os.replace``)."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+    except BaseException:
+        os.close(fd)
+        Path(name).unlink(missing_ok=True)
+        raise
+    try:
+        with handle:
+            handle.write(text)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+    return Path(name)
+
+
 def write_outputs(outputs: Iterable[Output]) -> WriteReport:
     """Make each output's folder hold exactly its files among the generated ones."""
     plans = [_changes(output) for output in outputs]  # refuses before anything is written
@@ -83,17 +101,7 @@ def write_outputs(outputs: Iterable[Output]) -> WriteReport:
             for rel, text in sorted(plan.changed.items()):
                 target = _target(plan.target.folder, rel)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                fd, name = tempfile.mkstemp(
-                    dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-                )
-                staged.append((Path(name), target))
-                try:
-                    handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-                except BaseException:
-                    os.close(fd)
-                    raise
-                with handle:
-                    handle.write(text)
+                staged.append((stage_text(target, text), target))
     except BaseException:
         for staged_file, _ in staged:
             staged_file.unlink(missing_ok=True)

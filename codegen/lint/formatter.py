@@ -25,7 +25,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,6 +34,7 @@ from typing import Any
 from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonpos import JsonPositions, escape_pointer
 from codegen.core.loader import parse_schema
+from codegen.generate.writer import stage_text
 from codegen.lint.layout import canonical_text
 
 __all__ = ["Formatted", "format_file", "format_text", "write_atomically"]
@@ -116,19 +116,12 @@ def write_atomically(path: Path, text: str) -> None:
     """Replace the file at ``path`` (a link: its target) with ``text``, all at once."""
     target = path.resolve()
     mode = stat.S_IMODE(target.stat().st_mode)
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    staged = stage_text(target, text)
     try:
-        try:
-            handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-        except BaseException:
-            os.close(fd)
-            raise
-        with handle:
-            handle.write(text)
-        os.chmod(name, mode)
-        os.replace(name, target)
+        os.chmod(staged, mode)
+        os.replace(staged, target)
     except BaseException:
-        Path(name).unlink(missing_ok=True)
+        staged.unlink(missing_ok=True)
         raise
 
 
