@@ -1,12 +1,16 @@
 """The only module that imports datamodel-code-generator.
 
-One in-process call over the whole schema tree, with a small fixed set of options. The
+One call over the whole schema tree, with a small fixed set of options: in this process, or for
+a large tree in a worker process (:class:`Generator`). The
 generator's own header (and its timestamp) is replaced by ours, formatting is left to
 :mod:`codegen.generate.fmt`, and remote references are never fetched.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import tempfile
 import warnings
 from functools import cache
@@ -16,7 +20,14 @@ from typing import Any
 
 from codegen.core.errors import CodegenError, Location
 
-__all__ = ["HEADER_PLACEHOLDER", "dmcg_version", "generate_modules"]
+__all__ = [
+    "HEADER_PLACEHOLDER",
+    "WORKER_MIN_FILES",
+    "Generator",
+    "dmcg_version",
+    "generate_modules",
+    "serve",
+]
 
 HEADER_PLACEHOLDER = "# @@maverick-codegen-header@@"
 
@@ -87,3 +98,115 @@ def generate_modules(
     if result is None:
         raise CodegenError("generator returned nothing", where, "GENERATOR")
     return {tuple(key): code for key, code in result.items() if tuple(key)[-1] != "__init__.py"}
+
+
+# -- The generator in a worker process ---------------------------------------------------------
+#
+# On a large tree, generation runs in a child process so that the parent compiles validators,
+# renders the registry and formats its own files meanwhile (two cores instead of one), and so
+# that the child's import of the generator overlaps the parent's reading of the schemas. The
+# modules are the same either way: the child calls generate_modules, and the parent raises the
+# child's CodegenError as its own.
+
+WORKER_MIN_FILES = 64
+"""Trees of at least this many schema files are generated in a worker process; below, the
+worker's start-up (an interpreter and the generator's import) costs more than it saves."""
+
+_BOOT = (
+    "import sys; sys.path.insert(0, {root!r}); from codegen.generate._dmcg import serve; serve()"
+)
+
+
+def _run(request: dict[str, Any]) -> dict[tuple[str, ...], str]:
+    single = request["single_module"]
+    return generate_modules(
+        Path(request["schema_dir"]),
+        single_module=tuple(single) if single is not None else None,
+        shown=Path(request["shown"]),
+    )
+
+
+def serve() -> None:
+    """The worker's main: import the generator, read one request, answer it on stdout."""
+    import datamodel_code_generator  # noqa: F401, PLC0415  (while the parent reads the schemas)
+
+    line = sys.stdin.readline()
+    if not line:  # the parent stopped before asking (bad input): nothing to do
+        return
+    try:
+        modules = _run(json.loads(line))
+    except CodegenError as exc:
+        answer: dict[str, Any] = {"error": exc.message, "rule": exc.rule}
+    else:
+        answer = {"modules": [[list(key), code] for key, code in modules.items()]}
+    sys.stdout.write(json.dumps(answer))
+    sys.stdout.flush()
+
+
+class Generator:
+    """One generation, asked for with :meth:`submit` and collected with :meth:`result`.
+
+    In a worker process when ``in_worker`` (started at once, so that its import overlaps the
+    caller's work), else in this process when the result is asked for. Use it as a context
+    manager: leaving the block stops a worker whose result was never collected.
+    """
+
+    def __init__(self, *, in_worker: bool) -> None:
+        self._request: dict[str, Any] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        if in_worker:
+            root = str(Path(__file__).resolve().parents[2])
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _BOOT.format(root=root)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+
+    @property
+    def in_worker(self) -> bool:
+        return self._process is not None
+
+    def __enter__(self) -> Generator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process is not None and self._process.returncode is None:
+            self._process.kill()
+            self._process.communicate()
+
+    def submit(
+        self, schema_dir: Path, *, single_module: tuple[str, ...] | None, shown: Path
+    ) -> None:
+        """Ask for the modules of ``schema_dir`` (see :func:`generate_modules`)."""
+        self._request = {
+            "schema_dir": str(schema_dir),
+            "single_module": list(single_module) if single_module is not None else None,
+            "shown": str(shown),
+        }
+        if self._process is not None:
+            assert self._process.stdin is not None
+            try:
+                self._process.stdin.write(json.dumps(self._request).encode() + b"\n")
+                self._process.stdin.flush()
+            except BrokenPipeError:
+                pass  # the worker died: result() reports it, with what it wrote to stderr
+
+    def result(self) -> dict[tuple[str, ...], str]:
+        """The modules asked for; raises the generator's :class:`CodegenError`."""
+        request = self._request
+        if request is None:
+            raise RuntimeError("result() before submit()")
+        if self._process is None:
+            return _run(request)
+        out, err = self._process.communicate()
+        try:
+            answer = json.loads(out)
+        except ValueError:
+            raise RuntimeError(
+                f"the datamodel-code-generator worker stopped with exit status "
+                f"{self._process.returncode} and no answer:\n{err.decode(errors='replace')}"
+            ) from None
+        if "error" in answer:
+            raise CodegenError(answer["error"], Location(Path(request["shown"])), answer["rule"])
+        return {tuple(key): code for key, code in answer["modules"]}

@@ -8,13 +8,13 @@ pinned ruff version, never on the directory the generator is called from.
 from __future__ import annotations
 
 import subprocess
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError
+from codegen.core.scratch import scratch_dir
 
 __all__ = ["LINE_LENGTH", "format_python", "ruff_version"]
 
@@ -35,7 +35,7 @@ def _ruff() -> str:
 
 def format_python(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str]:
     """Sort imports and format every module; returns the formatted text by the same keys."""
-    with tempfile.TemporaryDirectory(prefix="maverick-codegen-") as tmp:
+    with scratch_dir("maverick-codegen-") as tmp:
         root = Path(tmp)
         for rel, text in sources.items():
             target = root / rel

@@ -13,7 +13,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,7 +27,13 @@ from codegen.core.config import Config
 from codegen.core.errors import CodegenError, Location
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, load_tree
-from codegen.generate._dmcg import HEADER_PLACEHOLDER, dmcg_version, generate_modules
+from codegen.core.scratch import scratch_dir
+from codegen.generate._dmcg import (
+    HEADER_PLACEHOLDER,
+    WORKER_MIN_FILES,
+    Generator,
+    dmcg_version,
+)
 from codegen.generate.bundle import structured_output_schema
 from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
@@ -47,7 +52,7 @@ from codegen.generate.rules import rule_messages
 from codegen.generate.skeleton import Skeleton, build_skeleton
 from codegen.generate.support import check_supported
 from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
-from codegen.generate.validators import module_checks
+from codegen.generate.validators import ModuleChecks, module_checks
 
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 
@@ -235,41 +240,68 @@ def _export_imports(
 
 def build_plan(config: Config) -> Plan:
     """Load, check and render everything; raises :class:`CodegenError` on bad input."""
-    tree = load_tree(config.schema_dir)
-    contracts = _with_tools(config, _contracts(config, tree))
-    check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
-    all_header = _header(
-        f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
-        _digest(tree.files, _names_digest(config)),
-    )
-    own = _package_inits(config, tree, contracts, all_header)
-    output_schemas = {
-        # An agent's form is what the Claude CLI accepts; a tool's is exact (its outputSchema).
-        c.name: structured_output_schema(tree, c.schema, for_cli=bool(c.agents))
-        for c in contracts
-        if c.agents or c.tools or c.tool_inputs
-    }
-    own.update(_registry_files(contracts, config, output_schemas, all_header))
-    skeleton = build_skeleton(tree)
-    # Every schema object compiles, referenced or not: an unknown keyword anywhere is refused.
-    compile_predicates(tree, [(s, p) for s in tree.files for p in _definitions(s)], readable=False)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # ruff runs in its own process: format our files while the generator works.
-        own_formatted = pool.submit(format_python, own)
-        single = contracts[0].schema.module_parts if len(contracts) == 1 else None
-        with tempfile.TemporaryDirectory(prefix="maverick-skeleton-") as folder:
+    # A large tree's classes are generated in a worker process, started first: its import of
+    # the generator overlaps the loading below, and its run the checks and rendering after it.
+    large = sum(1 for _ in config.schema_dir.rglob("*.json")) >= WORKER_MIN_FILES
+    with Generator(in_worker=large) as generator:
+        tree = load_tree(config.schema_dir)
+        contracts = _with_tools(config, _contracts(config, tree))
+        check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
+        skeleton = build_skeleton(tree)
+        with scratch_dir("maverick-skeleton-") as folder:
             for rel, document in skeleton.documents.items():
                 path = Path(folder) / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(document), encoding="utf-8")
-            modules = generate_modules(
+            single = contracts[0].schema.module_parts if len(contracts) == 1 else None
+            generator.submit(
                 Path(folder),
                 single_module=(*single[:-1], single[-1] + ".py") if single else None,
                 shown=config.schema_dir,
             )
-        files = format_python(_postprocess(tree, skeleton, contracts, modules))
-        files.update(own_formatted.result())
+            all_header = _header(
+                f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
+                _digest(tree.files, _names_digest(config)),
+            )
+            own = _package_inits(config, tree, contracts, all_header)
+            output_schemas = {
+                # An agent's form is what the Claude CLI accepts; a tool's is exact.
+                c.name: structured_output_schema(tree, c.schema, for_cli=bool(c.agents))
+                for c in contracts
+                if c.agents or c.tools or c.tool_inputs
+            }
+            own.update(_registry_files(contracts, config, output_schemas, all_header))
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                # ruff runs in its own process: format our files while the generator works.
+                own_formatted = pool.submit(format_python, own)
+                # Every schema object compiles, referenced or not: an unknown keyword anywhere
+                # is refused.
+                definitions = [(s, p) for s in tree.files for p in _definitions(s)]
+                compile_predicates(tree, definitions, readable=False)
+                checks = _Checks(tree, skeleton)
+                if generator.in_worker:  # the usual module: one contract's classes
+                    for contract in contracts:
+                        checks.of([contract])
+                modules = generator.result()
+                files = format_python(_postprocess(tree, skeleton, contracts, modules, checks))
+                files.update(own_formatted.result())
     return Plan(config, tree, tuple(contracts), files, output_schemas)
+
+
+class _Checks:
+    """The validators of a module, by the contracts whose classes it holds (computed once)."""
+
+    def __init__(self, tree: SchemaTree, skeleton: Skeleton) -> None:
+        self.tree = tree
+        self.skeleton = skeleton
+        self._done: dict[tuple[str, ...], ModuleChecks] = {}
+
+    def of(self, owners: Sequence[Contract]) -> ModuleChecks:
+        key = tuple(c.name for c in owners)
+        if key not in self._done:
+            schemas = [c.schema for c in owners]
+            self._done[key] = module_checks(self.tree, self.skeleton, schemas)
+        return self._done[key]
 
 
 def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence[Contract]) -> str:
@@ -343,6 +375,7 @@ def _postprocess(
     skeleton: Skeleton,
     contracts: list[Contract],
     modules: Mapping[tuple[str, ...], str],
+    checks: _Checks,
 ) -> dict[PurePosixPath, str]:
     """Each generated module with our header and its validators inserted."""
     sources: dict[PurePosixPath, str] = {}
@@ -374,9 +407,8 @@ def _postprocess(
         header = _header(source, _digest(closure[rel] for rel in sorted(closure)))
         code = generated.replace(HEADER_PLACEHOLDER, header, 1)
         depth = len(key)  # the module's package depth below the output folder
-        checks = module_checks(tree, skeleton, [c.schema for c in owners])
         where = Location(named[0].schema.path)  # only for errors in our own output
-        code = edit_module(code, checks, depth, where)
+        code = edit_module(code, checks.of(owners), depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
         sources[PurePosixPath(*key)] = code
