@@ -5,15 +5,17 @@ Built on the official ``mcp`` SDK's low-level server (the ``mcp`` extra). Each t
 the generated registry (:func:`maverick.contracts.tool_output_schema`, the same document as
 ``export/structured-output/tools/``), never derived from the Pydantic model; its
 ``inputSchema`` and description come the same way from its arguments' contract
-(:func:`maverick.contracts.tool_input_schema`, ``schemas/tools/*_input.json``). Every result is
-validated against that schema before it is sent:
+(:func:`maverick.contracts.tool_input_schema`, ``schemas/tools/*_input.json``). Arguments and
+results are judged by the contracts' generated models, in JSON mode: they decide as the schemas
+do (ECMA-262 patterns included, which python-jsonschema would read as Python's ``re``). Every
+result is validated before it is sent:
 
 - a success: ``structuredContent`` is the result, and a text block holds the same JSON;
 - an error (any bad input): ``isError`` true, a text block holding the error message, and the
   error-form result (``success`` false, ``error``, every other field at its default) as
   ``structuredContent``.
 
-Arguments are checked against each tool's ``inputSchema`` first; arguments that do not fit
+Arguments are checked against their contract first; arguments that do not fit
 get an error result of the tool's contract as well. Only an unknown tool name is a protocol
 error. stdio is the default transport; ``--http`` serves streamable HTTP on 127.0.0.1 only.
 """
@@ -29,15 +31,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import jsonschema
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
+from pydantic import BaseModel, ValidationError
 
 from maverick.contracts import (
     TOOL_CONTRACTS,
+    TOOL_INPUT_CONTRACTS,
     ToolResult,
     tool_input_schema,
     tool_output_schema,
@@ -59,10 +62,9 @@ class _Tool:
     description: str
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
+    arguments: type[BaseModel]
     contract: type[ToolResult]
     run: Callable[..., Awaitable[ToolResult]]
-    check_input: jsonschema.protocols.Validator
-    check_output: jsonschema.protocols.Validator
 
 
 def _tools(root: str | Path) -> dict[str, _Tool]:
@@ -76,10 +78,9 @@ def _tools(root: str | Path) -> dict[str, _Tool]:
             description=input_schema["description"],
             input_schema=input_schema,
             output_schema=output_schema,
+            arguments=TOOL_INPUT_CONTRACTS[name].model,
             contract=TOOL_CONTRACTS[name].model,
             run=getattr(codebase, name),
-            check_input=jsonschema.Draft202012Validator(input_schema),
-            check_output=jsonschema.Draft202012Validator(output_schema),
         )
     return tools
 
@@ -100,20 +101,32 @@ def call_result(document: dict[str, Any]) -> types.CallToolResult:
 
 async def _call(tool: _Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     """Run ``tool``; the result document, always valid against its output schema."""
-    problems = sorted(tool.check_input.iter_errors(arguments), key=lambda e: list(e.path))
-    if problems:
-        where = "/".join(str(p) for p in problems[0].absolute_path) or "arguments"
-        message = f"Invalid arguments for {tool.name}: {where}: {problems[0].message}"
+    problem = _problem(tool.arguments, arguments, "arguments")
+    if problem is not None:
+        message = f"Invalid arguments for {tool.name}: {problem}"
         result = create_error_result(tool.contract, tool.name, message)
     else:
         result = await tool.run(**arguments)
     document = result.model_dump(mode="json")
-    error = next(iter(tool.check_output.iter_errors(document)), None)
-    if error is not None:  # never send what the contract refuses
-        message = f"Internal error in {tool.name}: result refused by its schema: {error.message}"
+    problem = _problem(tool.contract, document, "result")
+    if problem is not None:  # never send what the contract refuses
+        message = f"Internal error in {tool.name}: result refused by its contract: {problem}"
         document = create_error_result(tool.contract, tool.name, message).model_dump(mode="json")
-        tool.check_output.validate(document)
+        tool.contract.model_validate_json(json.dumps(document))
     return document
+
+
+def _problem(model: type[BaseModel], document: dict[str, Any], whole: str) -> str | None:
+    """The first thing ``model`` refuses in ``document`` (read as JSON), where and why; or None.
+
+    ``whole`` names the document where the refusal is about all of it (a cross-field rule)."""
+    try:
+        model.model_validate_json(json.dumps(document))
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        where = "/".join(str(part) for part in error["loc"]) or whole
+        return f"{where}: {error['msg']}"
+    return None
 
 
 def build_server(root: str | Path) -> Server[Any]:
