@@ -4,6 +4,7 @@
 tree permissively and collects every finding. The checks: ``structure`` (identity,
 references, descriptions, the content model), ``generator`` (examples and defaults, and the
 generator's own support and rule checks, called rather than re-implemented, and agent
-contracts) and ``layout`` (JSON layout, key order). Modules here import the core and the
+contracts), ``portable`` (where consumers that are not the model would decide otherwise) and
+``layout`` (JSON layout, key order). Modules here import the core and the
 generator's checks (``codegen.generate``), never ``breaking`` or the CLI.
 """

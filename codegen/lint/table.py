@@ -18,7 +18,7 @@ from codegen.core.config import LintSettings, config_location
 from codegen.core.errors import CodegenError
 from codegen.core.report import Finding
 from codegen.lint import generator as g
-from codegen.lint import layout
+from codegen.lint import layout, portable
 from codegen.lint import structure as c
 from codegen.lint.engine import LintContext, LintRule, read_tree
 
@@ -170,6 +170,13 @@ LINT_RULES: tuple[LintRule, ...] = (
         "AGENT",
         "the output_format bundle is valid (draft 7 and 2020-12) and its examples validate",
         g.agent_output_format,
+    ),
+    LintRule(
+        "MULTIPLE_OF_BINARY",
+        "PORTABLE",
+        "a multipleOf is an integer or a binary fraction, so consumers that divide in "
+        "floating point (Ajv, python-jsonschema) decide as the model does",
+        portable.multiple_of_binary,
     ),
     LintRule(
         "JSON_FORMATTED",

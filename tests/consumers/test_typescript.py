@@ -292,3 +292,33 @@ def test_missing_node_fails_with_a_clear_message(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(shutil, "which", lambda tool: None if tool == "node" else "/bin/npm")
     with pytest.raises(pytest.fail.Exception, match=r"node not found on PATH.*never skips"):
         ensure_node()
+
+
+@pytest.mark.parametrize("step", [0.01, 0.1, 0.05, 0.0001, 0.125, 0.5])
+def test_the_multiple_of_lint_is_right_about_ajv_and_jsonschema(node: str, step: float) -> None:
+    """MULTIPLE_OF_BINARY's claim, checked: for a decimal step it names a multiple that Ajv and
+    python-jsonschema refuse; for a binary step, they accept all of the first multiples."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import jsonschema
+
+    from codegen.lint.portable import binary_disagreement
+
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    schema = {"$schema": draft, "type": "number", "multipleOf": step}
+    example = binary_disagreement(step)
+    exact = Decimal(repr(step))
+    documents = [float(exact * k) for k in range(1, 101)] if example is None else [float(example)]
+    if example is not None:  # a multiple by the schema's exact arithmetic
+        assert (Fraction(Decimal(example)) / Fraction(exact)).denominator == 1
+    script = (
+        "const Ajv2020 = require(process.argv[1] + '/node_modules/ajv/dist/2020.js').default;"
+        "const [schema, documents] = JSON.parse(process.argv[2]);"
+        "const check = new Ajv2020({ strict: true }).compile(schema);"
+        "console.log(JSON.stringify(documents.map((d) => check(d))));"
+    )
+    payload = json.dumps([schema, documents])
+    ajv = json.loads(_run([node, "-e", script, str(TS), payload], "Ajv multipleOf"))
+    python = [jsonschema.Draft202012Validator(schema).is_valid(d) for d in documents]
+    assert ajv == python == [example is None] * len(documents)
