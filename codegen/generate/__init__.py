@@ -3,13 +3,16 @@
 The pipeline, one module per step::
 
     support (refuse what no model can decide)
-      -> skeleton (the keywords whose strict Pydantic form is exact) -> _dmcg (classes)
+      -> skeleton (the keywords whose strict Pydantic form is exact) -> _dmcg (classes, in a
+         worker process for a large tree)
       -> predicates + tidy (every other keyword, as guard clauses) -> validators (one per class)
-      -> plan (postprocess puts validators into classes, fmt formats; contract, docs, export,
-         bundle, a2a render the rest in memory) -> writer (write) | drift (check) | export
+      -> plan (assemble + postprocess put header and validators into the generator's modules,
+         package renders the registry and the package files, fmt formats; contract, docs,
+         export, bundle, a2a render the rest in memory) -> writer (write) | drift (check) | export
 
 ``rules`` finds the cross-field rules (and their messages) that validators check one by one;
-``targets`` says which files of each output folder are generated. Modules here import the
+``targets`` says which files of each output folder are generated; ``header`` renders the header
+of every generated file. Modules here import the
 core and each other, never ``lint``, ``breaking`` or the CLI; :mod:`codegen.generate.contract`
 holds the plan's data type so that the renderers never import the plan back.
 """

@@ -1,0 +1,129 @@
+"""Each contract module: the generator's classes, with our header and their validators.
+
+The generator returns one module per schema file, and one shared module (``_internal.py``) for
+contracts that reference each other, which their own modules re-export: the validators go
+where the classes are. :class:`Validators` compiles each module's validators once, so that
+the common ones can be compiled while the generator still runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from codegen.core.errors import CodegenError, Location
+from codegen.core.jsonpos import resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate._dmcg import HEADER_PLACEHOLDER
+from codegen.generate.contract import Contract
+from codegen.generate.header import digest, header
+from codegen.generate.postprocess import edit_module, nested_classes, use_missing, use_tuples
+from codegen.generate.skeleton import Skeleton
+from codegen.generate.validators import ModuleChecks, module_checks
+
+__all__ = ["Validators", "assemble_modules"]
+
+
+class Validators:
+    """The validators of a module, by the contracts whose classes it holds (computed once)."""
+
+    def __init__(self, tree: SchemaTree, skeleton: Skeleton) -> None:
+        self.tree = tree
+        self.skeleton = skeleton
+        self._done: dict[tuple[str, ...], ModuleChecks] = {}
+
+    def of(self, owners: Sequence[Contract]) -> ModuleChecks:
+        key = tuple(c.name for c in owners)
+        if key not in self._done:
+            schemas = [c.schema for c in owners]
+            self._done[key] = module_checks(self.tree, self.skeleton, schemas)
+        return self._done[key]
+
+
+def _title(schema: SchemaFile, pointer: str) -> str:
+    """The class name of a class node: its title (the file's for its root)."""
+    return str(resolve_pointer(schema.data, pointer).get("title") or schema.title)
+
+
+def _missing_fields(
+    skeleton: Skeleton, owners: list[Contract], code: str
+) -> dict[str, dict[str, bool]]:
+    """Class name -> JSON name -> whether null stays a value, for its fields that default to
+    ``MISSING``; the nested classes of inline objects are found through the fields that hold
+    them."""
+    fields: dict[str, dict[str, bool]] = {}
+    for contract in owners:
+        schema = contract.schema
+        rel = schema.rel.as_posix()
+        for (owner_rel, pointer), names in skeleton.missing.items():
+            if owner_rel == rel:
+                fields.setdefault(_title(schema, pointer), {}).update(names)
+        for (owner_rel, pointer), entries in skeleton.nested_missing.items():
+            if owner_rel != rel:
+                continue
+            for path, names in entries:
+                nested = nested_classes(code, _title(schema, pointer), path)
+                if nested is not None:
+                    fields.setdefault(nested, {}).update(names)
+    return fields
+
+
+def _tuple_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, dict[str, str]]:
+    """Class name -> JSON name -> the ``tuple[...]`` type of each exact tuple field."""
+    fields: dict[str, dict[str, str]] = {}
+    for contract in owners:
+        schema = contract.schema
+        for (rel, pointer), names in skeleton.tuples.items():
+            if rel == schema.rel.as_posix():
+                node = resolve_pointer(schema.data, pointer)
+                fields[str(node.get("title") or schema.title)] = dict(names)
+    return fields
+
+
+def assemble_modules(
+    tree: SchemaTree,
+    skeleton: Skeleton,
+    contracts: list[Contract],
+    modules: Mapping[tuple[str, ...], str],
+    validators: Validators,
+) -> dict[PurePosixPath, str]:
+    """Each generated module with our header and its validators inserted."""
+    sources: dict[PurePosixPath, str] = {}
+    by_module = {
+        (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
+    }
+    by_title = {c.name: c for c in contracts}
+    shared: set[str] = set()
+    internal = sorted(k for k in modules if k not in by_module)
+    for key, generated in [
+        *((k, modules[k]) for k in internal),
+        *sorted((k, v) for k, v in modules.items() if k in by_module),
+    ]:
+        # Contracts that reference each other share one module (the generator's _internal.py,
+        # which their own modules re-export): the validators go where the classes are.
+        contract = by_module.get(key)
+        if contract is not None:
+            owners = [] if contract.name in shared else [contract]
+        else:
+            defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
+            owners = [by_title[name] for name in sorted(defined & set(by_title))]
+            for owner in owners:
+                shared.add(owner.name)
+        if contract is None and not owners:
+            raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
+        named = owners if owners or contract is None else [contract]
+        closure = {f.rel: f for c in named for f in tree.closure(c.schema)}
+        source = ", ".join(f"schemas/{c.schema.rel}" for c in named)
+        top = header(source, digest(closure[rel] for rel in sorted(closure)))
+        code = generated.replace(HEADER_PLACEHOLDER, top, 1)
+        depth = len(key)  # the module's package depth below the output folder
+        where = Location(named[0].schema.path)  # only for errors in our own output
+        code = edit_module(code, validators.of(owners), depth, where)
+        code = use_missing(code, _missing_fields(skeleton, owners, code), where)
+        code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
+        sources[PurePosixPath(*key)] = code
+    missing = set(by_module) - set(modules)
+    if missing:
+        raise CodegenError(f"generator produced no module for {sorted(missing)}")
+    return sources
