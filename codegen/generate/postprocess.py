@@ -133,10 +133,10 @@ def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | N
         return ast.Subscript(annotation.value, ast.Tuple(elts, ast.Load()), ast.Load())
     members = _members(annotation)
     kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
-    if len(kept) == len(members) or not kept:
+    if len(kept) == len(members) or not (kept or keep_none):
         return None
     if keep_none:
-        kept = members
+        kept = members  # also a field whose only value is null: None | MISSING
     result: ast.expr = kept[0]
     for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
         result = ast.BinOp(result, ast.BitOr(), member)

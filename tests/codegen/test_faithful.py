@@ -264,6 +264,7 @@ def test_optional_property_without_default_is_missing_when_absent(
             "count": {"type": "integer", "minimum": 0},
             "child": {"$ref": "#/$defs/Child"},
             "note": {"type": ["string", "null"]},
+            "gone": {"type": "null"},  # null its only value (found by fuzzing: was refused)
         },
         "additionalProperties": False,
         "$defs": {"Child": {"title": "Child", "type": "object", "additionalProperties": True}},
@@ -274,12 +275,14 @@ def test_optional_property_without_default_is_missing_when_absent(
         model,
         contract("counter.json", "Counter", body),
         [{}, {"count": 3}, {"count": None}, {"count": -1}, {"child": {"a": 1}}, {"child": None},
-         {"note": None}, {"note": "x"}],
+         {"note": None}, {"note": "x"}, {"gone": None}, {"gone": 0}, {"gone": "null"}],
     )  # fmt: skip
+    assert model.model_validate_json('{"gone": null}').model_dump() == {"gone": None}
     absent = model.model_validate_json("{}")
     assert absent.count is pydantic.MISSING  # absent stays absent, never None
     assert absent.child is pydantic.MISSING
     assert absent.note is pydantic.MISSING  # also where null is a value it may take
+    assert absent.gone is pydantic.MISSING
     assert absent.model_dump() == {}
     assert model.model_validate_json('{"note": null}').note is None
     assert model.model_validate_json('{"count": 2}').model_dump(exclude_unset=True) == {"count": 2}
