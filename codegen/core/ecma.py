@@ -1,10 +1,16 @@
-"""python-jsonschema validators that read regular expressions as ECMA-262, not as Python's ``re``.
+"""python-jsonschema validators that decide as JSON Schema (and the generated models) do.
 
-JSON Schema's ``pattern`` and ``patternProperties`` are ECMA-262 expressions, which is what
-Ajv, the Claude CLI, browsers and the generated models (the ``regress`` package, ``u`` flag)
-use; python-jsonschema uses ``re``, which refuses ``\\p{L}`` and reads ``\\d`` and ``$``
-otherwise. The lint judges examples and defaults with these classes, and the tests use them as
-their oracle. One gap remains: python-jsonschema's ``unevaluatedProperties`` finds the keys a
+Two places where python-jsonschema does not:
+
+* JSON Schema's ``pattern`` and ``patternProperties`` are ECMA-262 expressions, which is what
+  Ajv, the Claude CLI, browsers and the generated models (the ``regress`` package, ``u`` flag)
+  use; python-jsonschema uses ``re``, which refuses ``\\p{L}`` and reads ``\\d`` and ``$``
+  otherwise.
+* ``multipleOf`` is exact on the numbers as written (``0.0003`` is a multiple of ``0.0001``,
+  ``2**70`` is not one of ``1.5``); python-jsonschema divides in floating point.
+
+The lint judges examples and defaults with these classes, and the tests use them as their
+oracle. One gap remains: python-jsonschema's ``unevaluatedProperties`` finds the keys a
 ``patternProperties`` evaluated with ``re`` internally, which no extension reaches.
 """
 
@@ -12,6 +18,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import jsonschema
@@ -66,7 +74,18 @@ def _additional_properties(
         yield ValidationError(f"Additional properties are not allowed ({sorted(extras)!r})")
 
 
+def _exact(number: float) -> Fraction:
+    """A JSON number as written: 0.1 is one tenth, not the float nearest to it."""
+    return Fraction(number) if isinstance(number, int) else Fraction(Decimal(repr(number)))
+
+
+def _multiple_of(validator: Any, step: float, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "number") and _exact(instance) % _exact(step) != 0:
+        yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
+
+
 _ECMA = {
+    "multipleOf": _multiple_of,
     "pattern": _pattern,
     "patternProperties": _pattern_properties,
     "additionalProperties": _additional_properties,

@@ -37,7 +37,7 @@ def multiple_of_binary(ctx: LintContext) -> Iterator[Finding]:
             if not isinstance(step, float) or isinstance(step, bool) or step.is_integer():
                 continue
             if Fraction(Decimal(repr(step))) == Fraction(step):
-                continue  # a binary fraction (0.5, 0.125...): every consumer divides exactly
+                continue  # a binary fraction (0.5, 0.125...): exact while x / step < 2**52
             example = binary_disagreement(step)
             seen = (
                 f" ({example} is a multiple of {step!r}, which they refuse)"

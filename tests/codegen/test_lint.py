@@ -176,3 +176,19 @@ def test_examples_are_judged_with_ecma_262_patterns(tmp_path: Path) -> None:
     code, out = run(root, "lint", "--format", "json")
     assert code == 1
     assert [f["rule"] for f in json.loads(out)].count("EXAMPLES_VALID") == 1
+
+
+def test_examples_are_judged_with_exact_multiple_of(tmp_path: Path) -> None:
+    """0.0003 is a multiple of 0.0001 as written (floating point says 2.9999999999999996)."""
+    root = project(tmp_path, "EXAMPLES_VALID", "pass")
+    note = next((root / "schemas").rglob("*.json"))
+    data = json.loads(note.read_text())
+    first = next(iter(data["properties"]))
+    data["properties"][first] = {"type": "number", "multipleOf": 0.0001, "description": "A rate."}
+    for value, valid in ((0.0003, True), (0.00035, False)):
+        data["examples"] = [{**data["examples"][0], first: value}]
+        note.write_text(json.dumps(data, indent=2) + "\n")
+        _, out = run(root, "lint", "--format", "json")
+        rules = [f["rule"] for f in json.loads(out)]
+        assert rules.count("EXAMPLES_VALID") == (0 if valid else 1), out
+        assert "MULTIPLE_OF_BINARY" in rules  # the step itself splits other consumers
