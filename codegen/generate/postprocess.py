@@ -30,6 +30,7 @@ _CHECK_IMPORTS = (
 )
 _FUTURE = "from __future__ import annotations"
 _RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
+_ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
 
 
 def _add_imports(lines: list[str], imports: Sequence[str]) -> None:
@@ -56,6 +57,9 @@ def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) ->
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
             raise CodegenError(f"generated code lacks class {check.class_name}", where)
+        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases):
+            # an Enum would ignore the validator: the skeleton must never make one here
+            raise CodegenError(f"generated class {check.class_name} is an Enum", where)
         method = ["", *("    " + line if line else "" for line in check.lines)]
         edits.append(
             (node.end_lineno, 1, functools.partial(_insert, lines, node.end_lineno, method))

@@ -10,7 +10,9 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   and ``properties``, ``required`` (of declared names) and a boolean
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
-* ``enum`` and ``const`` of strings; ``$ref``; ``anyOf`` (a union: it holds when a branch
+* ``enum`` and ``const`` of strings (the generator makes an ``Enum`` or a ``Literal``, which
+  take no length; a class node keeps an ``enum`` only when nothing else is said there, since
+  an ``Enum`` class takes no validator); ``$ref``; ``anyOf`` (a union: it holds when a branch
   holds); a ``oneOf`` whose branches are classes told apart by a string ``const`` (a
   discriminated union; any other ``oneOf`` is typed as a union and its matches counted by
   predicates); ``allOf`` entries that are only a ``$ref`` (the bases of a class), and
@@ -19,6 +21,10 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
   null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
 * annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``).
+
+A class node that may be an object or null keeps only its type (a class is never null), and
+a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
+predicates (the generator types it ``dict | None``, open).
 
 Every other keyword is left out of the skeleton, whose types then accept a superset of what the
 schema accepts, and is checked after validation by :mod:`codegen.generate.predicates`, which
@@ -136,7 +142,7 @@ class _Stripper:
         elif isinstance(node.get("const"), str):
             out["const"] = node["const"]
             kept.add("const")
-        elif isinstance(node.get("enum"), list) and self.string_enum(node):
+        elif self.string_enum(node) and self.enum_alone(node, pointer):
             out["type"], out["enum"] = "string", node["enum"]
             kept.add("enum")
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
@@ -152,6 +158,14 @@ class _Stripper:
             and len(set(values)) == len(values)
         )
 
+    def enum_alone(self, node: Mapping[str, Any], pointer: str) -> bool:
+        """Whether a string ``enum`` may be kept: the generator makes it an ``Enum``, which
+        takes no validator and no length, so a class node keeps it only when nothing is left
+        for predicates to check there."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return True  # an inline enum: its other keywords are checked by the class's validator
+        return not set(node) - {*_ANNOTATIONS, "$defs", "type", "enum"}
+
     def typed(
         self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
     ) -> None:
@@ -162,7 +176,11 @@ class _Stripper:
         if len(concrete) != 1:
             return  # a union of types: each member's constraints are checked by predicates
         kind = concrete[0]
-        for key in _LENGTHS.get(kind, ()):
+        if kind == "object" and "null" in kinds and (self.rel, pointer) in self.skeleton.classes:
+            return  # a class is never null: the type alone (a dict or null), predicates the rest
+        enum = kind == "string" and self.string_enum(node) and self.enum_alone(node, pointer)
+        const = kind == "string" and not enum and isinstance(node.get("const"), str)
+        for key in _LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
             if key in node:
                 out[key] = node[key]
                 kept.add(key)
@@ -175,20 +193,26 @@ class _Stripper:
             if abs(bound) < _EXACT_FLOAT:
                 out[key] = bound
                 kept.add(key)
-        if kind == "string" and self.string_enum(node):
+        if enum:
             out["enum"] = node["enum"]
             kept.add("enum")
-        elif kind == "string" and isinstance(node.get("const"), str):
+        elif const:
             out["const"] = node["const"]
             kept.add("const")
         elif kind == "array" and "items" in node and "prefixItems" not in node:
             out["items"] = self.node(node["items"], f"{pointer}/items")
             kept.add("items")
         elif kind == "object":
-            self.object(node, pointer, out, kept)
+            self.object(node, pointer, out, kept, nullable="null" in kinds)
 
     def object(
-        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+        self,
+        node: dict[str, Any],
+        pointer: str,
+        out: dict[str, Any],
+        kept: set[str],
+        *,
+        nullable: bool,
     ) -> None:
         properties = node.get("properties")
         required = node.get("required")
@@ -225,7 +249,13 @@ class _Stripper:
             for index, entry in enumerate(node["allOf"]):
                 if is_base(entry):
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
-        closed = node.get("additionalProperties") is False and "patternProperties" not in node
+        # A nullable object without properties is typed ``dict | None``, which the generator
+        # leaves open: the predicates close it.
+        closed = (
+            node.get("additionalProperties") is False
+            and "patternProperties" not in node
+            and not (nullable and not isinstance(properties, dict))
+        )
         if bases and node.get("unevaluatedProperties") is False and self.closes(node, bases):
             out["unevaluatedProperties"] = False
             kept.add("unevaluatedProperties")

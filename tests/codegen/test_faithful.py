@@ -505,3 +505,42 @@ def test_an_inline_object_s_optional_property_is_missing_when_absent(
     written = model.model_validate_json('{"e": {}, "many": [{}]}').model_dump(mode="json")
     assert written == {"e": {}, "many": [{}]}
     assert jsonschema.Draft202012Validator(schema).is_valid(written)
+
+
+def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
+    """Cases tests/test_differential.py's search found: a class that may be null, an enum
+    beside other keywords (an Enum class takes no validator and no length), a nullable
+    object without properties (typed ``dict | None``, which the generator left open)."""
+    files = {
+        "maybe_node.json": {  # a class is never null: null must still be accepted
+            "type": ["object", "null"],
+            "properties": {"b": {"type": "string"}},
+            "required": ["b"],
+        },
+        "maybe_closed.json": {"type": ["null", "object"], "additionalProperties": False},
+        "odd_enum.json": {"enum": ["abc"], "const": {"a": 1}},
+        "short_enum.json": {"type": "string", "enum": ["a", "abc"], "minLength": 2},
+        "holder.json": {
+            "type": "object",
+            "properties": {
+                "p": {"type": "string", "enum": ["a", "abc"], "minLength": 2},
+                "s": {"type": "string", "const": "abc", "maxLength": 2},
+                "n": {"type": ["object", "null"], "additionalProperties": False},
+            },
+        },
+    }
+    titles = {name: "".join(w.title() for w in name[:-5].split("_")) for name in files}
+    documents = {n: contract(n, titles[n], body) for n, body in files.items()}
+    package = generate(documents)
+    cases = {
+        "maybe_node.json": [None, {}, {"b": "x"}, {"b": 1}],
+        "maybe_closed.json": [None, {}, {"a": 1}],
+        "odd_enum.json": ["abc", {"a": 1}],
+        "short_enum.json": ["a", "abc", "b"],
+        "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
+                        {"n": {"a": 1}}],
+    }  # fmt: skip
+    for name, instances in cases.items():
+        agree(getattr(package, titles[name]), documents[name], instances)
+    assert accepts(package.MaybeNode, None)
+    assert not accepts(package.ShortEnum, "a")
