@@ -1,7 +1,7 @@
 """Random schemas and documents for the differential test (tests/test_differential.py).
 
 A schema is drawn from every keyword the generator models (types, numbers, strings, arrays,
-objects, the applicators, ``$ref`` to ``$defs``), nested up to three levels, so that keywords
+objects, the applicators, ``$ref`` to ``$defs``), nested up to four levels, so that keywords
 meet in combinations the official suite never writes. Documents are drawn from a pool of
 values chosen to sit on the keywords' edges (``1`` and ``1.0``, ``True`` and ``1``, ``2**70``,
 ``""`` and an astral character, repeated items, the property names the schemas use), plus the
@@ -95,16 +95,16 @@ class Draw:
         return {self.r.choice(keys): self.value(depth + 1) for _ in range(self.r.randint(0, 3))}
 
     def schema(self, depth: int = 0) -> dict[str, Any]:
-        if depth > 2 or self.r.random() < 0.15:
+        if depth > 3 or self.r.random() < 0.12:
             leaves = [{}, {"type": self.r.choice(TYPES)}, {"not": {}}, {"const": self.value(1)}]
             return dict(self.r.choice(leaves))
         node: dict[str, Any] = {}
         if self.r.random() < 0.7:
-            types = self.r.sample(TYPES, self.r.randint(1, 2))
+            types = self.r.sample(TYPES, self.r.randint(1, 3))
             node["type"] = types[0] if len(types) == 1 else types
-        for keyword in self.r.sample(sorted(self.keywords), self.r.randint(1, 4)):
+        for keyword in self.r.sample(sorted(self.keywords), self.r.randint(1, 6)):
             node[keyword] = self.keywords[keyword](depth)
-        if depth == 0 and self.r.random() < 0.3:
+        if depth == 0 and self.r.random() < 0.4:
             node["$defs"] = {"D": self.schema(depth + 1)}
             node["$ref"] = "#/$defs/D"
         return node

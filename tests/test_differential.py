@@ -1,7 +1,7 @@
 """Random schemas, generated and judged: the model decides every document as the schema does.
 
 The official suite (tests/test_json_schema_suite.py) checks each keyword with the cases its
-authors wrote; here keywords meet at random (tests/_fuzz.py), six seeded projects of 100
+authors wrote; here keywords meet at random (tests/_fuzz.py), twelve seeded projects of 100
 contracts each, every contract judged on 40 documents by the generated model (JSON mode) and
 by the ECMA-262 oracle (:mod:`codegen.core.ecma`). A refusal, a crash, a module that does not
 import or one different verdict fails. Seeds are fixed: a failure replays.
@@ -37,7 +37,9 @@ def _accepts(adapter: pydantic.TypeAdapter[Any], document: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("seed", range(1, 7))
+# Seeds 108, 110, 120 and 223 found three disagreements, fixed in the skeleton (and pinned by
+# tests/codegen/test_faithful.py::test_what_differential_fuzzing_found).
+@pytest.mark.parametrize("seed", [*range(1, 9), 108, 110, 120, 223])
 def test_random_schemas_decide_as_the_oracle(seed: int, tmp_path: Path) -> None:
     draw = Draw(seed)
     contracts = {f"c{i:03d}.json": draw.contract(i) for i in range(CONTRACTS)}
