@@ -123,7 +123,7 @@ def _members(node: ast.expr) -> list[ast.expr]:
 
 def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | None:
     """``annotation`` with ``MISSING`` in place of its ``None`` member (beside it when
-    ``keep_none``), or None if it has no ``None`` member."""
+    ``keep_none``; beside ``Any``, which holds None), or None if it has neither."""
     if (
         isinstance(annotation, ast.Subscript)
         and isinstance(annotation.value, ast.Name)
@@ -137,9 +137,11 @@ def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | N
         return ast.Subscript(annotation.value, ast.Tuple(elts, ast.Load()), ast.Load())
     members = _members(annotation)
     kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
-    if len(kept) == len(members) or not (kept or keep_none):
+    has_none = len(kept) != len(members)
+    anything = any(isinstance(m, ast.Name) and m.id == "Any" for m in members)  # holds None
+    if not (has_none or anything) or not (kept or keep_none):
         return None
-    if keep_none:
+    if keep_none and has_none:
         kept = members  # also a field whose only value is null: None | MISSING
     result: ast.expr = kept[0]
     for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:

@@ -510,7 +510,8 @@ def test_an_inline_object_s_optional_property_is_missing_when_absent(
 def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
     """Cases tests/test_differential.py's search found: a class that may be null, an enum
     beside other keywords (an Enum class takes no validator and no length), a nullable
-    object without properties (typed ``dict | None``, which the generator left open)."""
+    object without properties (typed ``dict | None``, which the generator left open), an
+    optional property the generator types ``Any`` (it was refused: "not optional")."""
     files = {
         "maybe_node.json": {  # a class is never null: null must still be accepted
             "type": ["object", "null"],
@@ -526,6 +527,8 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
                 "p": {"type": "string", "enum": ["a", "abc"], "minLength": 2},
                 "s": {"type": "string", "const": "abc", "maxLength": 2},
                 "n": {"type": ["object", "null"], "additionalProperties": False},
+                # typed Any (the union holds anything), optional without a default: MISSING
+                "t": {"type": "object", "properties": {"a": {"anyOf": [{"type": "null"}, {}]}}},
             },
         },
     }
@@ -538,9 +541,11 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "odd_enum.json": ["abc", {"a": 1}],
         "short_enum.json": ["a", "abc", "b"],
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
-                        {"n": {"a": 1}}],
+                        {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}}],
     }  # fmt: skip
     for name, instances in cases.items():
         agree(getattr(package, titles[name]), documents[name], instances)
     assert accepts(package.MaybeNode, None)
+    for t in ({}, {"a": None}):
+        assert package.Holder.model_validate_json(json.dumps({"t": t})).model_dump() == {"t": t}
     assert not accepts(package.ShortEnum, "a")
