@@ -150,3 +150,120 @@ def _constants(node: Any) -> Iterator[Any]:
     elif isinstance(node, list):
         for value in node:
             yield from _constants(value)
+
+
+class ClassDraw(Draw):
+    """Contracts shaped as agent contracts are: an object of properties that are classes
+    (titled ``$defs`` told apart by a string ``kind``), optional or nullable references,
+    arrays of classes, exact tuples, tagged unions and inline objects, with random schemas
+    inside. These take the skeleton's typed paths (classes, ``MISSING``, ``tuple``,
+    discriminated unions), which bare random schemas rarely reach."""
+
+    TAGS = ("x", "y", "z")
+
+    def contract(self, index: int) -> dict[str, Any]:
+        r = self.r
+        classes = r.randint(1, 3)
+        defs = {
+            f"K{k}": self.class_schema(f"K{index:03d}{k}", self.TAGS[k]) for k in range(classes)
+        }
+        properties = {}
+        for name in r.sample(["p", "q", "s", "t", "u"], r.randint(1, 4)):
+            shape = r.choice(["ref", "nullable", "array", "tuple", "tagged", "inline", "random"])
+            properties[name] = self.property_schema(shape, classes)
+            if shape not in ("tuple", "ref") and r.random() < 0.2:
+                properties[name] = {**properties[name], "default": None}
+        document = {
+            "$schema": DRAFT,
+            "$id": f"https://fuzz.example/c{index:03d}.json",
+            "title": f"C{index:03d}",
+            "description": "A random contract.",
+            "type": "object",
+            "properties": properties,
+            "required": [n for n in properties if r.random() < 0.5],
+            "additionalProperties": r.choice([False, True]),
+            "$defs": defs,
+        }
+        if r.random() < 0.3:  # a rule or constraint beside the typed fields
+            extra = self.schema(1)
+            document.update({k: v for k, v in extra.items() if k not in document and k != "$ref"})
+        return document
+
+    def property_schema(self, shape: str, classes: int) -> dict[str, Any]:
+        r = self.r
+        ref = {"$ref": f"#/$defs/K{r.randrange(classes)}"}
+        if shape == "ref":
+            return ref
+        if shape == "nullable":
+            return {"anyOf": [ref, {"type": "null"}]}
+        if shape == "array":
+            return {"type": "array", "items": ref, "maxItems": r.randint(1, 3)}
+        if shape == "tuple":
+            scalars = [{"type": t} for t in ("string", "integer", "number", "boolean", "null")]
+            items = [r.choice([*scalars, {"$ref": "#/$defs/K0"}]) for _ in range(r.randint(1, 3))]
+            return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items)}
+        if shape == "tagged":
+            return {"oneOf": [{"$ref": f"#/$defs/K{k}"} for k in range(classes)]}
+        if shape == "inline":
+            return {
+                "type": r.choice(["object", ["object", "null"]]),
+                "properties": {"a": self.schema(2), "b": {"type": "string", "minLength": 1}},
+                "required": r.sample(["a", "b"], r.randint(0, 1)),
+                "additionalProperties": r.choice([False, True]),
+            }
+        return self.schema(1)
+
+    def class_schema(self, title: str, tag: str) -> dict[str, Any]:
+        r = self.r
+        properties: dict[str, Any] = {"kind": {"type": "string", "const": tag}}
+        for name in r.sample(NAMES, r.randint(0, 2)):
+            plain = [{"type": "string"}, {"type": ["integer", "null"]},
+                     {"type": "array", "items": {"type": "integer"}}]  # fmt: skip
+            properties[name] = self.schema(2) if r.random() < 0.5 else dict(r.choice(plain))
+            if r.random() < 0.3:
+                properties[name]["default"] = r.choice([None, 0, "", []])
+        required = ["kind", *(n for n in properties if n != "kind" and r.random() < 0.3)]
+        return {
+            "title": title,
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": r.choice([False, True]),
+        }
+
+    def documents(self, schema: dict[str, Any], count: int) -> list[Any]:
+        r = self.r
+        classes = list(schema["$defs"].values())
+
+        def instance(cls: dict[str, Any]) -> dict[str, Any]:
+            tag = cls["properties"]["kind"]["const"]
+            found = {"kind": tag if r.random() < 0.9 else r.choice(["x", "y", "q"])}
+            for name in cls["properties"]:
+                if name != "kind" and r.random() < 0.6:
+                    found[name] = r.choice([self.value(), None, 1, "s", [1, 2]])
+            return found
+
+        def value_for(prop: dict[str, Any]) -> Any:
+            if r.random() >= 0.6:
+                return r.choice([None, self.value(), {"a": "x", "b": "y"}, {"a": 1}, {"b": ""}])
+            if "prefixItems" in prop:
+                size = len(prop["prefixItems"]) + r.randint(-1, 1)
+                pool = ["s", 1, 1.5, True, None, instance(classes[0])]
+                return [r.choice(pool) for _ in range(max(size, 0))]
+            if prop.get("type") == "array":
+                return [instance(r.choice(classes)) for _ in range(r.randint(0, 3))]
+            return instance(r.choice(classes))
+
+        found: dict[str, Any] = {}
+        for _ in range(count * 4):
+            document = {
+                name: value_for(prop)
+                for name, prop in schema["properties"].items()
+                if name in schema["required"] or r.random() >= 0.25
+            }
+            if r.random() < 0.1:
+                document["extra"] = 1
+            found.setdefault(json.dumps(document, sort_keys=True), document)
+            if len(found) == count:
+                break
+        return list(found.values())

@@ -1,10 +1,13 @@
 """Random schemas, generated and judged: the model decides every document as the schema does.
 
 The official suite (tests/test_json_schema_suite.py) checks each keyword with the cases its
-authors wrote; here keywords meet at random (tests/_fuzz.py), twelve seeded projects of 100
-contracts each, every contract judged on 40 documents by the generated model (JSON mode) and
-by the ECMA-262 oracle (:mod:`codegen.core.ecma`). A refusal, a crash, a module that does not
-import or one different verdict fails. Seeds are fixed: a failure replays.
+authors wrote; here keywords meet at random (tests/_fuzz.py): seventeen seeded projects of 100
+contracts each (bare random schemas, and contracts shaped as agent contracts: classes, tagged
+unions, tuples, optional and nullable references), every contract judged on about 40 documents
+by the generated model (JSON mode) and by the ECMA-262 oracle (:mod:`codegen.core.ecma`), and
+every accepted document dumped back (``exclude_unset``) as it was read. A refusal, a crash, a
+module that does not import, one different verdict or one changed dump fails. Seeds are
+fixed: a failure replays.
 """
 
 from __future__ import annotations
@@ -23,25 +26,35 @@ import pytest
 
 from codegen.cli import main
 from codegen.core.ecma import EcmaDraft202012Validator
-from tests._fuzz import Draw
+from tests._fuzz import ClassDraw, Draw
 
 CONTRACTS = 100  # a worker process generates a tree this large (WORKER_MIN_FILES)
 DOCUMENTS = 40
 
 
-def _accepts(adapter: pydantic.TypeAdapter[Any], document: Any) -> bool:
+_REFUSED = object()
+
+
+def _read(adapter: pydantic.TypeAdapter[Any], document: Any) -> Any:
+    """The document as the model reads and dumps it (what it was given), or ``_REFUSED``."""
     try:
-        adapter.validate_json(json.dumps(document))
+        value = adapter.validate_json(json.dumps(document))
     except pydantic.ValidationError:
-        return False
-    return True
+        return _REFUSED
+    return json.loads(adapter.dump_json(value, by_alias=True, exclude_unset=True))
 
 
-# Seeds 108, 110, 120 and 223 found three disagreements, fixed in the skeleton (and pinned by
-# tests/codegen/test_faithful.py::test_what_differential_fuzzing_found).
-@pytest.mark.parametrize("seed", [*range(1, 9), 108, 110, 120, 223])
-def test_random_schemas_decide_as_the_oracle(seed: int, tmp_path: Path) -> None:
-    draw = Draw(seed)
+# Draw seeds 108, 110, 120 and 223 found three disagreements, ClassDraw seed 13 a refusal;
+# fixed, and pinned by tests/codegen/test_faithful.py::test_what_differential_fuzzing_found.
+CASES = [
+    *((Draw, seed) for seed in [*range(1, 9), 108, 110, 120, 223]),
+    *((ClassDraw, seed) for seed in [*range(1, 5), 13]),
+]
+
+
+@pytest.mark.parametrize(("kind", "seed"), CASES, ids=[f"{k.__name__}-{s}" for k, s in CASES])
+def test_random_schemas_decide_as_the_oracle(kind: type[Draw], seed: int, tmp_path: Path) -> None:
+    draw = kind(seed)
     contracts = {f"c{i:03d}.json": draw.contract(i) for i in range(CONTRACTS)}
     for name, document in contracts.items():
         path = tmp_path / "schemas" / name
@@ -70,17 +83,20 @@ def test_random_schemas_decide_as_the_oracle(seed: int, tmp_path: Path) -> None:
             for instance in draw.documents(document, DOCUMENTS):
                 want = oracle.is_valid(instance)
                 judged, valid = judged + 1, valid + want
-                if _accepts(adapter, instance) != want:
+                read = _read(adapter, instance)
+                if (read is not _REFUSED) != want:
                     disagreements.append((document, instance, want))
+                elif want and read != instance:  # a dump writes back what was read
+                    disagreements.append((document, instance, read))
     finally:
         sys.path.remove(str(tmp_path / "out"))
         for name in [m for m in sys.modules if m.split(".")[0] == package]:
             del sys.modules[name]
-    print(f"seed {seed}: {CONTRACTS} contracts, {judged} documents ({valid} valid), "
+    print(f"{kind.__name__} {seed}: {CONTRACTS} contracts, {judged} documents ({valid} valid), "
           f"{len(disagreements)} disagreements")  # fmt: skip
     assert judged >= CONTRACTS * DOCUMENTS // 2
-    assert valid >= judged // 10  # the documents reach both verdicts
+    assert valid >= judged // 50  # the documents reach both verdicts
     assert disagreements == [], "\n".join(
-        f"schema {json.dumps(s)}\n  document {json.dumps(d)}: schema says {w}"
+        f"schema {json.dumps(s)}\n  document {json.dumps(d)}: schema says {w} (or dumped as it)"
         for s, d, w in disagreements[:5]
     )
