@@ -1,9 +1,9 @@
 """The only module that imports datamodel-code-generator.
 
 One call over the whole schema tree, with a small fixed set of options: in this process, or for
-a large tree in a worker process (:class:`Generator`). The
-generator's own header (and its timestamp) is replaced by ours, formatting is left to
-:mod:`codegen.generate.fmt`, and remote references are never fetched.
+a large tree in a worker process (:class:`Generator`). The generator's own header (and its
+timestamp) is replaced by ours, formatting is left to :mod:`codegen.generate.fmt`, and remote
+references are never fetched.
 """
 
 from __future__ import annotations
@@ -135,14 +135,15 @@ def serve() -> None:
     line = sys.stdin.readline()
     if not line:  # the parent stopped before asking (bad input): nothing to do
         return
+    answers, sys.stdout = sys.stdout, sys.stderr  # stdout carries the answer and nothing else
     try:
         modules = _run(json.loads(line))
     except CodegenError as exc:
         answer: dict[str, Any] = {"error": exc.message, "rule": exc.rule}
     else:
         answer = {"modules": [[list(key), code] for key, code in modules.items()]}
-    sys.stdout.write(json.dumps(answer))
-    sys.stdout.flush()
+    answers.write(json.dumps(answer))
+    answers.flush()
 
 
 class Generator:

@@ -106,3 +106,21 @@ def test_leaving_the_block_early_stops_the_worker() -> None:
         # bad input is found here, before the generator is asked: the block ends
     assert process is not None
     assert process.returncode is not None  # killed and reaped, not left running
+
+
+def test_what_the_generator_prints_does_not_spoil_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "skeleton"
+    folder.mkdir()
+    (folder / "note.json").write_text('{"title": "Note", "type": "object"}')
+    noisy = (
+        "import sys; sys.path.insert(0, {root!r}); import codegen.generate._dmcg as d; "
+        "real = d._run; d._run = lambda request: (print('chatter'), real(request))[1]; "
+        "d.serve()"
+    )
+    monkeypatch.setattr(_dmcg, "_BOOT", noisy)
+    with _dmcg.Generator(in_worker=True) as generator:
+        generator.submit(folder, single_module=("note.py",), shown=tmp_path)
+        modules = generator.result()
+    assert "class Note(BaseModel)" in modules[("note.py",)]
