@@ -11,12 +11,13 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
 * ``enum`` and ``const`` of strings (the generator makes an ``Enum`` or a ``Literal``, which
-  take no length; a class node keeps an ``enum`` only when nothing else is said there, since
-  an ``Enum`` class takes no validator); ``$ref``; ``anyOf`` (a union: it holds when a branch
-  holds); a ``oneOf`` whose branches are classes told apart by a string ``const`` (a
-  discriminated union; any other ``oneOf`` is typed as a union and its matches counted by
-  predicates); ``allOf`` entries that are only a ``$ref`` (the bases of a class), and
-  ``unevaluatedProperties: false`` beside them, which closes the subclass;
+  take no length; a class node keeps an ``enum``, or an ``anyOf`` of strings, only when
+  nothing else is said there, since an ``Enum`` class takes no validator); ``$ref``;
+  ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose branches are classes
+  told apart by a string ``const`` (a discriminated union; any other ``oneOf`` is typed as a
+  union and its matches counted by predicates); ``allOf`` entries that are only a ``$ref``
+  (the bases of a class), and ``unevaluatedProperties: false`` beside them, which closes the
+  subclass;
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
   classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
   null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
@@ -123,12 +124,12 @@ class _Stripper:
             kept.add("$ref")
         elif _types(node) is not None:
             self.typed(node, pointer, out, kept)
-        elif isinstance(node.get("anyOf"), list):
+        elif isinstance(node.get("anyOf"), list) and not self.enum_class(node, pointer, "anyOf"):
             out["anyOf"] = [
                 self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])
             ]
             kept.add("anyOf")
-        elif isinstance(node.get("oneOf"), list):
+        elif isinstance(node.get("oneOf"), list) and not self.enum_class(node, pointer, "oneOf"):
             branches = node["oneOf"]
             stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
             tag = self.tag(branches)
@@ -165,6 +166,24 @@ class _Stripper:
         if (self.rel, pointer) not in self.skeleton.classes:
             return True  # an inline enum: its other keywords are checked by the class's validator
         return not set(node) - {*_ANNOTATIONS, "$defs", "type", "enum"}
+
+    def enum_class(self, node: Mapping[str, Any], pointer: str, key: str) -> bool:
+        """Whether a class node's union of strings would become an ``Enum`` class (which the
+        generator makes of it) that needs a validator, which an ``Enum`` cannot take: then the
+        union is left to the predicates. A ``oneOf`` always needs one (it counts matches)."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return False
+        branches = node[key]
+        strings = all(
+            isinstance(b, dict) and (isinstance(b.get("const"), str) or self.string_enum(b))
+            for b in branches
+        )
+        if not strings:
+            return False
+        alone = key == "anyOf" and not set(node) - {*_ANNOTATIONS, "$defs", key}
+        return not (
+            alone and all(not set(b) - {*_ANNOTATIONS, "type", "const", "enum"} for b in branches)
+        )
 
     def typed(
         self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]

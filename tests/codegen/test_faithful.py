@@ -7,6 +7,7 @@ covers the whole language, these cover the cases the issue reported and the type
 
 from __future__ import annotations
 
+import enum
 import importlib
 import json
 import sys
@@ -521,6 +522,10 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "maybe_closed.json": {"type": ["null", "object"], "additionalProperties": False},
         "odd_enum.json": {"enum": ["abc"], "const": {"a": 1}},
         "short_enum.json": {"type": "string", "enum": ["a", "abc"], "minLength": 2},
+        # unions of strings, which the generator makes Enum classes (they take no validator)
+        "odd_union.json": {"anyOf": [{"const": "x", "prefixItems": [{}]}], "minLength": 3},
+        "twin_union.json": {"oneOf": [{"const": "x"}, {"const": "x"}]},
+        "plain_union.json": {"anyOf": [{"const": "x"}, {"const": "y"}]},
         "holder.json": {
             "type": "object",
             "properties": {
@@ -540,6 +545,9 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "maybe_closed.json": [None, {}, {"a": 1}],
         "odd_enum.json": ["abc", {"a": 1}],
         "short_enum.json": ["a", "abc", "b"],
+        "odd_union.json": ["x", "xyz", [1]],
+        "twin_union.json": ["x", "y"],
+        "plain_union.json": ["x", "y", "z"],
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
                         {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}}],
     }  # fmt: skip
@@ -549,3 +557,4 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
     for t in ({}, {"a": None}):
         assert package.Holder.model_validate_json(json.dumps({"t": t})).model_dump() == {"t": t}
     assert not accepts(package.ShortEnum, "a")
+    assert issubclass(package.PlainUnion, enum.StrEnum)  # typed as an Enum where it can be
