@@ -17,16 +17,26 @@ oracle. One gap remains: python-jsonschema's ``unevaluatedProperties`` finds the
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jsonschema
 import regress
 from jsonschema.exceptions import ValidationError
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
-__all__ = ["EcmaDraft7Validator", "EcmaDraft202012Validator", "ecma_search"]
+__all__ = [
+    "EcmaDraft7Validator",
+    "EcmaDraft202012Validator",
+    "ecma_search",
+    "file_registry",
+    "subschema_validator",
+]
 
 
 @functools.cache
@@ -96,3 +106,21 @@ EcmaDraft202012Validator: Any = jsonschema.validators.extend(  # type: ignore[no
 EcmaDraft7Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft7Validator, validators=_ECMA
 )
+
+
+def file_registry(files: Iterable[tuple[Path, dict[str, Any]]]) -> Registry[Any]:
+    """Every ``(path, document)`` under its file URI, ``$id`` dropped: references resolve by
+    file path, exactly as the generator resolves them (whatever the ``$id`` values say).
+    ``$schema`` is dropped too: through a ``$ref``, python-jsonschema would otherwise switch to
+    its own validator class, whose patterns are Python's ``re``, not ECMA-262."""
+    resources = []
+    for path, data in files:
+        contents = {k: v for k, v in data.items() if k not in ("$id", "$schema")}
+        resources.append((path.resolve().as_uri(), DRAFT202012.create_resource(contents)))
+    return Registry().with_resources(resources)
+
+
+def subschema_validator(registry: Registry[Any], path: Path, pointer: str) -> Any:
+    """The ECMA validator of the subschema at ``pointer`` of the file at ``path``."""
+    ref = path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
+    return EcmaDraft202012Validator({"$ref": ref}, registry=registry)

@@ -21,7 +21,9 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
   classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
   null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
-* annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``).
+* annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``); the
+  ``default`` of a field holding a class is validated by the generated model, so one that its
+  own schema refuses is not applied (the field is ``MISSING`` when absent).
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
@@ -38,6 +40,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referencing import Registry
+
+from codegen.core.ecma import file_registry, subschema_validator
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.generate.rules import is_base
@@ -84,9 +89,10 @@ def build_skeleton(tree: SchemaTree) -> Skeleton:
         for name, entry in (schema.data.get("$defs") or {}).items():
             if isinstance(entry, dict) and isinstance(entry.get("title"), str):
                 skeleton.classes.add((rel, f"/$defs/{escape_pointer(name)}"))
+    defaults = _Defaults(tree)
     for schema in tree.files:
         rel = schema.rel.as_posix()
-        stripper = _Stripper(tree, schema, skeleton)
+        stripper = _Stripper(tree, schema, skeleton, defaults)
         document = stripper.node(schema.data, "")
         skeleton.documents[rel] = document if isinstance(document, dict) else {}
     return skeleton
@@ -101,12 +107,34 @@ def _types(node: Mapping[str, Any]) -> list[str] | None:
     return None
 
 
+class _Defaults:
+    """Whether a property's default is valid by its own schema (an ECMA-262 validator over the
+    tree, built on first use: few defaults need it)."""
+
+    def __init__(self, tree: SchemaTree) -> None:
+        self.tree = tree
+        self._registry: Registry[Any] | None = None
+
+    def valid(self, schema: SchemaFile, pointer: str, default: Any) -> bool:
+        if self._registry is None:
+            self._registry = file_registry((f.path, f.data) for f in self.tree.files)
+        return bool(subschema_validator(self._registry, schema.path, pointer).is_valid(default))
+
+
+def _holds_class(stripped: Any) -> bool:
+    """Whether a stripped schema types a class somewhere (a ``$ref``, an inline object)."""
+    return any("$ref" in node or "properties" in node for _, node in iter_subschemas(stripped))
+
+
 class _Stripper:
-    def __init__(self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton) -> None:
+    def __init__(
+        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: _Defaults
+    ) -> None:
         self.tree = tree
         self.schema = schema
         self.rel = schema.rel.as_posix()
         self.skeleton = skeleton
+        self.defaults = defaults
 
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
@@ -244,9 +272,13 @@ class _Stripper:
             if (self.rel, pointer) in self.skeleton.classes:
                 self.exact_tuples(pointer, properties, required or [])
             for name, sub in properties.items():
-                if name in (required or []) or (isinstance(sub, dict) and "default" in sub):
+                if name in (required or []):
                     continue
                 stripped = out["properties"][name]
+                if isinstance(sub, dict) and "default" in sub:
+                    if self.default_applies(sub["default"], stripped, pointer, name):
+                        continue
+                    del stripped["default"]  # never applied: absent stays absent, as below
                 # Absent stays absent (pydantic.MISSING, postprocess), whether null is refused
                 # or allowed (then the field keeps None among its values).
                 nullable = not (self.refuses_null(stripped) or self.untyped(stripped))
@@ -285,6 +317,21 @@ class _Stripper:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+
+    def default_applies(self, default: Any, stripped: Any, pointer: str, name: str) -> bool:
+        """Whether a property's ``default`` can be the generated field's default.
+
+        The generator validates the default of a field that holds a class (``validate_default``),
+        so a default that its own schema refuses would make the model refuse every document that
+        leaves the property out. Such a default is not applied (lint's ``DEFAULT_VALID`` reports
+        it); a default the generator never validates is kept as the field's default.
+        """
+        if not _holds_class(stripped):
+            return True
+        if default is None and not self.refuses_null(stripped):
+            return True
+        here = f"{pointer}/properties/{escape_pointer(name)}"
+        return self.defaults.valid(self.schema, here, default)
 
     def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
         """Record ``name`` of the inline object at ``pointer`` under its nearest class."""

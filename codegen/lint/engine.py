@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote
 
 import jsonschema
 from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 
-from codegen.core.ecma import EcmaDraft202012Validator
+from codegen.core.ecma import file_registry, subschema_validator
 from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
 
@@ -250,22 +248,12 @@ class LintContext:
 
     @cached_property
     def registry(self) -> Registry[Any]:
-        """Every file under its file URI, ``$id`` dropped: references resolve by file path,
-        exactly as the generator resolves them (whatever the ``$id`` values say). ``$schema``
-        is dropped too: through a ``$ref``, python-jsonschema would otherwise switch to its own
-        validator class, whose patterns are Python's ``re``, not ECMA-262."""
-        resources = []
-        for schema in self.clean.files:
-            contents = {k: v for k, v in schema.data.items() if k not in ("$id", "$schema")}
-            resources.append(
-                (schema.path.resolve().as_uri(), DRAFT202012.create_resource(contents))
-            )
-        return Registry().with_resources(resources)
+        """Every file, as the generator resolves references (:func:`file_registry`)."""
+        return file_registry((schema.path, schema.data) for schema in self.clean.files)
 
     def invalid(self, schema: SchemaFile, pointer: str, instance: Any) -> list[str]:
         """Why ``instance`` is invalid under the subschema at ``pointer`` (empty when valid)."""
-        ref = schema.path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
-        validator = EcmaDraft202012Validator({"$ref": ref}, registry=self.registry)
+        validator = subschema_validator(self.registry, schema.path, pointer)
         try:
             errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.path))
         except Exception as exc:  # a malformed schema: METASCHEMA_VALID says why

@@ -526,6 +526,29 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "odd_union.json": {"anyOf": [{"const": "x", "prefixItems": [{}]}], "minLength": 3},
         "twin_union.json": {"oneOf": [{"const": "x"}, {"const": "x"}]},
         "plain_union.json": {"anyOf": [{"const": "x"}, {"const": "y"}]},
+        # defaults the generator would validate (fields holding a class) that their own schema
+        # refuses: not applied, or every document leaving the property out was refused
+        "defaults.json": {
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/$defs/Part", "default": 0},
+                "b": {"$ref": "#/$defs/Part", "default": None},
+                "c": {
+                    "type": "array",
+                    "items": {"$ref": "#/$defs/Part"},
+                    "minItems": 1,
+                    "default": [],
+                },
+                "d": {"$ref": "#/$defs/Part", "default": {"n": 1}},
+            },
+            "$defs": {
+                "Part": {
+                    "title": "Part",
+                    "type": "object",
+                    "properties": {"n": {"type": "integer"}},
+                }
+            },
+        },
         "holder.json": {
             "type": "object",
             "properties": {
@@ -548,6 +571,7 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "odd_union.json": ["x", "xyz", [1]],
         "twin_union.json": ["x", "y"],
         "plain_union.json": ["x", "y", "z"],
+        "defaults.json": [{}, {"a": {"n": 2}}, {"b": None}, {"c": []}, {"c": [{}]}],
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
                         {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}}],
     }  # fmt: skip
@@ -558,3 +582,6 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         assert package.Holder.model_validate_json(json.dumps({"t": t})).model_dump() == {"t": t}
     assert not accepts(package.ShortEnum, "a")
     assert issubclass(package.PlainUnion, enum.StrEnum)  # typed as an Enum where it can be
+    empty = package.Defaults.model_validate_json("{}")
+    assert empty.a is pydantic.MISSING
+    assert empty.d == package.Part(n=1)  # a valid default still applies
