@@ -7,6 +7,7 @@ pinned ruff version, never on the directory the generator is called from.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Mapping
 from functools import cache
@@ -33,8 +34,13 @@ def _ruff() -> str:
     return str(find_ruff_bin())
 
 
-def format_python(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str]:
-    """Sort imports and format every module; returns the formatted text by the same keys."""
+def format_python(
+    sources: Mapping[PurePosixPath, str], *, threads: int | None = None
+) -> dict[PurePosixPath, str]:
+    """Sort imports and format every module; returns the formatted text by the same keys.
+
+    ``threads`` caps ruff's threads (all cores by default), for a run beside other work."""
+    env = None if threads is None else {**os.environ, "RAYON_NUM_THREADS": str(threads)}
     with scratch_dir("maverick-codegen-") as tmp:
         root = Path(tmp)
         for rel, text in sources.items():
@@ -46,7 +52,7 @@ def format_python(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, s
             [ruff, "check", *_SETTINGS, "--select", "I", "--fix", "--quiet", "--no-cache", tmp],
             [ruff, "format", *_SETTINGS, "--quiet", "--no-cache", tmp],
         ):
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
             if done.returncode != 0:
                 raise CodegenError(
                     f"ruff could not format the generated code: {done.stdout}{done.stderr}",

@@ -144,7 +144,6 @@ def build_plan(config: Config) -> Plan:
     with Generator(in_worker=large) as generator:
         tree = load_tree(config.schema_dir)
         contracts = _with_tools(config, _contracts(config, tree))
-        check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
         skeleton = build_skeleton(tree)
         with scratch_dir("maverick-skeleton-") as folder:
             for rel, document in skeleton.documents.items():
@@ -157,6 +156,7 @@ def build_plan(config: Config) -> Plan:
                 single_module=(*single[:-1], single[-1] + ".py") if single else None,
                 shown=config.schema_dir,
             )
+            check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
             all_header = header(
                 f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
                 digest(tree.files, names_digest(config)),
@@ -170,8 +170,9 @@ def build_plan(config: Config) -> Plan:
             }
             own.update(registry_files(contracts, config, output_schemas, all_header))
             with ThreadPoolExecutor(max_workers=1) as pool:
-                # ruff runs in its own process: format our files while the generator works.
-                own_formatted = pool.submit(format_python, own)
+                # ruff runs in its own process: format our files while the generator works (on
+                # one thread: a worker generating a large tree has the other core).
+                own_formatted = pool.submit(format_python, own, threads=1)
                 # Every schema object compiles, referenced or not: an unknown keyword anywhere
                 # is refused.
                 definitions = [(s, p) for s in tree.files for p in _definitions(s)]
