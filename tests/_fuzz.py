@@ -139,6 +139,18 @@ class Draw:
         return list(found.values())
 
 
+def _fitting(prop: dict[str, Any], r: random.Random) -> Any:
+    """A value of a property's plain type (the class fields ClassDraw writes), else any."""
+    kind = prop.get("type")
+    if kind == "string":
+        return r.choice(["s", ""])
+    if kind == ["integer", "null"]:
+        return r.choice([1, None])
+    if kind == "array":
+        return [1, 2]
+    return r.choice(VALUES)
+
+
 def _constants(node: Any) -> Iterator[Any]:
     if isinstance(node, dict):
         if "const" in node:
@@ -160,6 +172,7 @@ class ClassDraw(Draw):
     discriminated unions), which bare random schemas rarely reach."""
 
     TAGS = ("x", "y", "z")
+    FIT = False  # whether a class's fields mostly get values of their plain type
 
     def contract(self, index: int) -> dict[str, Any]:
         r = self.r
@@ -238,14 +251,25 @@ class ClassDraw(Draw):
         def instance(cls: dict[str, Any]) -> dict[str, Any]:
             tag = cls["properties"]["kind"]["const"]
             found = {"kind": tag if r.random() < 0.9 else r.choice(["x", "y", "q"])}
-            for name in cls["properties"]:
+            for name, prop in cls["properties"].items():
                 if name != "kind" and r.random() < 0.6:
-                    found[name] = r.choice([self.value(), None, 1, "s", [1, 2]])
+                    if self.FIT and r.random() < 0.85:
+                        found[name] = _fitting(prop, r)
+                    else:
+                        found[name] = r.choice([self.value(), None, 1, "s", [1, 2]])
             return found
 
         def value_for(prop: dict[str, Any]) -> Any:
-            if r.random() >= 0.6:
+            if r.random() >= (0.9 if self.FIT else 0.6):
                 return r.choice([None, self.value(), {"a": "x", "b": "y"}, {"a": 1}, {"b": ""}])
+            if self.FIT and prop.get("items") is False and r.random() < 0.7:  # a tuple
+                scalars = {"string": "s", "integer": 1, "number": 1.5, "boolean": True}
+                return [
+                    instance(classes[0]) if "$ref" in item else scalars.get(str(item.get("type")))
+                    for item in prop["prefixItems"]
+                ]
+            if self.FIT and "b" in prop.get("properties", {}) and r.random() < 0.7:
+                return {"b": r.choice(["x", "y"])}  # an inline object
             if "prefixItems" in prop:
                 size = len(prop["prefixItems"]) + r.randint(-1, 1)
                 pool = ["s", 1, 1.5, True, None, instance(classes[0])]
@@ -267,3 +291,53 @@ class ClassDraw(Draw):
             if len(found) == count:
                 break
         return list(found.values())
+
+
+class BaseDraw(ClassDraw):
+    """The ToolResult pattern across files: ``c000.json`` is an open base contract, and most
+    other contracts extend it (``allOf`` of its ``$ref``, closed by ``unevaluatedProperties:
+    false``) or hold it in a property: subclasses, closing and cross-file references."""
+
+    FIT = True
+
+    def contract(self, index: int) -> dict[str, Any]:
+        r = self.r
+        if index == 0:
+            properties = {
+                "ok": {"type": "boolean"},
+                "note": r.choice([{"type": ["string", "null"], "default": None},
+                                  {"type": "string", "minLength": 1}, self.schema(2)]),
+            }  # fmt: skip
+            return {
+                "$schema": DRAFT,
+                "$id": "https://fuzz.example/c000.json",
+                "title": "C000",
+                "description": "The base contract.",
+                "type": "object",
+                "properties": properties,
+                "required": ["ok"],
+            }
+        document = super().contract(index)
+        roll = r.random()
+        if roll < 0.6:  # a subclass: the base's fields too, closed against all others
+            document.pop("additionalProperties")
+            document["allOf"] = [{"$ref": "c000.json"}, *document.get("allOf", [])]
+            document["unevaluatedProperties"] = False
+        elif roll < 0.8:  # the base held in a property
+            document["properties"]["base"] = r.choice(
+                [{"$ref": "c000.json"}, {"anyOf": [{"$ref": "c000.json"}, {"type": "null"}]}]
+            )
+        return document
+
+    def documents(self, schema: dict[str, Any], count: int) -> list[Any]:
+        if schema["title"] == "C000":
+            return [*Draw.documents(self, schema, count), {"ok": True}, {"ok": False, "note": "n"}]
+        found = super().documents(schema, count)
+        for document in found:
+            if isinstance(document, dict) and self.r.random() < 0.8:
+                document["ok"] = self.r.choice([True, False, True, None])
+                if self.r.random() < 0.4:
+                    document["note"] = self.r.choice(["n", "", None, 1])
+            if "base" in schema["properties"] and self.r.random() < 0.7:
+                document["base"] = self.r.choice([{"ok": True}, {"ok": 1}, {"note": "x"}, None])
+        return found

@@ -18,7 +18,13 @@ from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
 from codegen.generate.header import digest, header
-from codegen.generate.postprocess import edit_module, nested_classes, use_missing, use_tuples
+from codegen.generate.postprocess import (
+    edit_module,
+    nested_classes,
+    rebuild_forward_references,
+    use_missing,
+    use_tuples,
+)
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.validators import ModuleChecks, module_checks
 
@@ -122,6 +128,7 @@ def assemble_modules(
         code = edit_module(code, validators.of(owners), depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
+        code = rebuild_forward_references(code)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:

@@ -20,7 +20,14 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "edit_module", "nested_classes", "use_missing", "use_tuples"]
+__all__ = [
+    "TYPES_MODULE",
+    "edit_module",
+    "nested_classes",
+    "rebuild_forward_references",
+    "use_missing",
+    "use_tuples",
+]
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -246,6 +253,31 @@ def use_tuples(code: str, fields: dict[str, dict[str, str]], depth: int, where: 
         imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(ours)}")
     _add_imports(lines, imports)
     return "\n".join(lines)
+
+
+def rebuild_forward_references(code: str) -> str:
+    """Complete each model that names a class defined after it in its module.
+
+    Pydantic completes such a model lazily, on first use, in its own module; a subclass in
+    another module created before that re-reads the inherited annotations in its own module,
+    where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
+    end of the module completes the model before any other module can subclass it.
+    """
+    tree = ast.parse(code)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    order = {node.name: index for index, node in enumerate(classes)}
+    late = []
+    for index, node in enumerate(classes):
+        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases):
+            continue
+        annotations = [s.annotation for s in node.body if isinstance(s, ast.AnnAssign)]
+        named = {n.id for a in annotations for n in ast.walk(a) if isinstance(n, ast.Name)}
+        if any(order.get(name, -1) > index for name in named):
+            late.append(node.name)
+    if not late:
+        return code
+    rebuilds = "\n".join(f"{name}.model_rebuild()" for name in late)
+    return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
 def _type_names(tree: ast.Module) -> Iterator[ast.Name]:

@@ -560,6 +560,19 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
             },
         },
     }
+    # a base whose class names a class defined after it (an inline enum), subclassed in
+    # another file: the subclass was never complete ("not fully defined")
+    files["base_note.json"] = {
+        "type": "object",
+        "properties": {"ok": {"type": "boolean"}, "note": {"enum": ["a", "b"]}},
+        "required": ["ok"],
+    }
+    files["sub_note.json"] = {
+        "type": "object",
+        "allOf": [{"$ref": "base_note.json"}],
+        "properties": {"n": {"type": "integer"}},
+        "unevaluatedProperties": False,
+    }
     titles = {name: "".join(w.title() for w in name[:-5].split("_")) for name in files}
     documents = {n: contract(n, titles[n], body) for n, body in files.items()}
     package = generate(documents)
@@ -572,11 +585,15 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "twin_union.json": ["x", "y"],
         "plain_union.json": ["x", "y", "z"],
         "defaults.json": [{}, {"a": {"n": 2}}, {"b": None}, {"c": []}, {"c": [{}]}],
+
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
                         {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}}],
     }  # fmt: skip
     for name, instances in cases.items():
         agree(getattr(package, titles[name]), documents[name], instances)
+    sub = [({"ok": True}, True), ({"ok": True, "note": "a", "n": 1}, True), ({"ok": 1}, False),
+           ({"ok": True, "note": "c"}, False), ({"ok": True, "x": 1}, False)]  # fmt: skip
+    assert [accepts(package.SubNote, d) for d, _ in sub] == [v for _, v in sub]
     assert accepts(package.MaybeNode, None)
     for t in ({}, {"a": None}):
         assert package.Holder.model_validate_json(json.dumps({"t": t})).model_dump() == {"t": t}

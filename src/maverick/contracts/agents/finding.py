@@ -60,3 +60,7 @@ class FindingSeverity(StrEnum):
     CRITICAL = "critical"
     MAJOR = "major"
     MINOR = "minor"
+
+
+# Models that name a class defined after them.
+Finding.model_rebuild()

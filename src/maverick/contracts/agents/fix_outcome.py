@@ -39,3 +39,7 @@ class FixOutcomeKind(StrEnum):
     FIXED = "fixed"
     BLOCKED = "blocked"
     DEFERRED = "deferred"
+
+
+# Models that name a class defined after them.
+FixOutcome.model_rebuild()

@@ -141,3 +141,7 @@ def _v6(x: Any) -> bool:
         if not _v7(x["violations"]):
             return False
     return True
+
+
+# Models that name a class defined after them.
+ComplianceResult.model_rebuild()

@@ -95,3 +95,7 @@ def _v6(x: Any) -> bool:
         if type(x["problems"]) is list and len(x["problems"]) < 1:
             return False
     return True
+
+
+# Models that name a class defined after them.
+CheckResult.model_rebuild()
