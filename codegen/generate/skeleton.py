@@ -10,9 +10,10 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   and ``properties``, ``required`` (of declared names) and a boolean
   ``additionalProperties`` for objects (every object says whether it is open, so that no
   generated class ever drops unknown keys);
-* ``enum`` and ``const`` of strings (the generator makes an ``Enum`` or a ``Literal``, which
-  take no length; a class node keeps an ``enum``, or an ``anyOf`` of strings, only when
-  nothing else is said there, since an ``Enum`` class takes no validator); ``$ref``;
+* ``enum`` and ``const`` of strings, not beside ``null`` (the generator makes an ``Enum`` or a
+  ``Literal``, which take no length; a class node keeps an ``enum``, or an ``anyOf`` of
+  strings, only when nothing else is said there, since an ``Enum`` class takes no
+  validator); ``$ref``;
   ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose branches are classes
   told apart by a string ``const`` (a discriminated union; any other ``oneOf`` is typed as a
   union and its matches counted by predicates); ``allOf`` entries that are only a ``$ref``
@@ -225,8 +226,11 @@ class _Stripper:
         kind = concrete[0]
         if kind == "object" and "null" in kinds and (self.rel, pointer) in self.skeleton.classes:
             return  # a class is never null: the type alone (a dict or null), predicates the rest
-        enum = kind == "string" and self.string_enum(node) and self.enum_alone(node, pointer)
-        const = kind == "string" and not enum and isinstance(node.get("const"), str)
+        # With null among the types, the generator would accept null beside the enum or const,
+        # which excludes it: they are left to the predicates.
+        string = kind == "string" and "null" not in kinds
+        enum = string and self.string_enum(node) and self.enum_alone(node, pointer)
+        const = string and not enum and isinstance(node.get("const"), str)
         for key in _LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
             if key in node:
                 out[key] = node[key]

@@ -555,6 +555,9 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
                 "p": {"type": "string", "enum": ["a", "abc"], "minLength": 2},
                 "s": {"type": "string", "const": "abc", "maxLength": 2},
                 "n": {"type": ["object", "null"], "additionalProperties": False},
+                # null among the types, but not among the enum's or const's values
+                "ne": {"type": ["string", "null"], "enum": ["a", "b"]},
+                "nc": {"type": ["string", "null"], "const": ""},
                 # typed Any (the union holds anything), optional without a default: MISSING
                 "t": {"type": "object", "properties": {"a": {"anyOf": [{"type": "null"}, {}]}}},
             },
@@ -587,7 +590,8 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "defaults.json": [{}, {"a": {"n": 2}}, {"b": None}, {"c": []}, {"c": [{}]}],
 
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
-                        {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}}],
+                        {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}},
+                        {"ne": None}, {"ne": "a"}, {"nc": None}, {"nc": ""}],
     }  # fmt: skip
     for name, instances in cases.items():
         agree(getattr(package, titles[name]), documents[name], instances)
