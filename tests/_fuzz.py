@@ -173,6 +173,11 @@ class ClassDraw(Draw):
 
     TAGS = ("x", "y", "z")
     FIT = False  # whether a class's fields mostly get values of their plain type
+    PLAIN: tuple[dict[str, Any], ...] = (  # the fields a class has when not a random schema
+        {"type": "string"},
+        {"type": ["integer", "null"]},
+        {"type": "array", "items": {"type": "integer"}},
+    )
 
     def contract(self, index: int) -> dict[str, Any]:
         r = self.r
@@ -202,6 +207,9 @@ class ClassDraw(Draw):
             document.update({k: v for k, v in extra.items() if k not in document and k != "$ref"})
         return document
 
+    def fitting(self, prop: dict[str, Any]) -> Any:
+        return _fitting(prop, self.r)
+
     def property_schema(self, shape: str, classes: int) -> dict[str, Any]:
         r = self.r
         ref = {"$ref": f"#/$defs/K{r.randrange(classes)}"}
@@ -230,9 +238,7 @@ class ClassDraw(Draw):
         r = self.r
         properties: dict[str, Any] = {"kind": {"type": "string", "const": tag}}
         for name in r.sample(NAMES, r.randint(0, 2)):
-            plain = [{"type": "string"}, {"type": ["integer", "null"]},
-                     {"type": "array", "items": {"type": "integer"}}]  # fmt: skip
-            properties[name] = self.schema(2) if r.random() < 0.5 else dict(r.choice(plain))
+            properties[name] = self.schema(2) if r.random() < 0.5 else dict(r.choice(self.PLAIN))
             if r.random() < 0.3:
                 properties[name]["default"] = r.choice([None, 0, "", []])
         required = ["kind", *(n for n in properties if n != "kind" and r.random() < 0.3)]
@@ -254,7 +260,7 @@ class ClassDraw(Draw):
             for name, prop in cls["properties"].items():
                 if name != "kind" and r.random() < 0.6:
                     if self.FIT and r.random() < 0.85:
-                        found[name] = _fitting(prop, r)
+                        found[name] = self.fitting(prop)
                     else:
                         found[name] = r.choice([self.value(), None, 1, "s", [1, 2]])
             return found
@@ -341,3 +347,28 @@ class BaseDraw(ClassDraw):
             if "base" in schema["properties"] and self.r.random() < 0.7:
                 document["base"] = self.r.choice([{"ok": True}, {"ok": 1}, {"note": "x"}, None])
         return found
+
+
+class FieldDraw(BaseDraw):
+    """BaseDraw with the fields agent contracts write most: string enums and consts (also beside
+    null), bounded numbers, patterned and bounded strings, arrays of enums."""
+
+    PLAIN = (
+        *BaseDraw.PLAIN,
+        {"type": "string", "enum": ["low", "high"]},
+        {"type": ["string", "null"], "enum": ["low", "high"]},
+        {"type": ["string", "null"], "const": "done"},
+        {"enum": ["low", "high", None]},
+        {"type": "integer", "minimum": 0, "maximum": 10},
+        {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 1},
+        {"type": "string", "minLength": 1, "maxLength": 3, "pattern": "^[a-z]+$"},
+        {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "uniqueItems": True},
+        {"type": ["array", "null"], "items": {"type": "string"}, "maxItems": 2},
+    )
+
+    def fitting(self, prop: dict[str, Any]) -> Any:
+        if "enum" in prop or "const" in prop:
+            return self.r.choice([*prop.get("enum", [prop.get("const")]), None, "other"])
+        if prop.get("type") in ("integer", ["number", "null"]):
+            return self.r.choice([0, 1, 0.5, 11, None])
+        return super().fitting(prop)

@@ -1,14 +1,14 @@
 """Random schemas, generated and judged: the model decides every document as the schema does.
 
 The official suite (tests/test_json_schema_suite.py) checks each keyword with the cases its
-authors wrote; here keywords meet at random (tests/_fuzz.py): 25 seeded projects of 100
+authors wrote; here keywords meet at random (tests/_fuzz.py): 29 seeded projects of 100
 contracts each (bare random schemas; contracts shaped as agent contracts: classes, tagged
-unions, tuples, optional and nullable references; and subclasses of a base contract in another
-file, closed by ``unevaluatedProperties``), every contract judged on about 40 documents
-by the generated model (JSON mode) and by the ECMA-262 oracle (:mod:`codegen.core.ecma`), and
-every accepted document dumped back (``exclude_unset``) as it was read. A refusal, a crash, a
-module that does not import, one different verdict or one changed dump fails. Seeds are
-fixed: a failure replays.
+unions, tuples, optional and nullable references; subclasses of a base contract in another
+file, closed by ``unevaluatedProperties``; and those with the fields agent contracts write
+most), every contract judged on about 40 documents by the generated model (JSON mode) and by
+the ECMA-262 oracle (:mod:`codegen.core.ecma`), and every accepted document dumped back
+(``exclude_unset``) as it was read. A refusal, a crash, a module that does not import, one
+different verdict or one changed dump fails. Seeds are fixed: a failure replays.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from referencing.jsonschema import DRAFT202012
 
 from codegen.cli import main
 from codegen.core.ecma import EcmaDraft202012Validator
-from tests._fuzz import BaseDraw, ClassDraw, Draw
+from tests._fuzz import BaseDraw, ClassDraw, Draw, FieldDraw
 
 CONTRACTS = 100  # a worker process generates a tree this large (WORKER_MIN_FILES)
 DOCUMENTS = 40
@@ -56,6 +56,7 @@ CASES = [
     *((Draw, seed) for seed in [*range(1, 9), 108, 110, 120, 223, 521]),
     *((ClassDraw, seed) for seed in [*range(1, 5), 13, 150, 437]),
     *((BaseDraw, seed) for seed in [*range(1, 5), 104]),
+    *((FieldDraw, seed) for seed in range(1, 5)),
 ]
 
 
