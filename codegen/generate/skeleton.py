@@ -122,9 +122,19 @@ class _Defaults:
         return bool(subschema_validator(self._registry, schema.path, pointer).is_valid(default))
 
 
-def _holds_class(stripped: Any) -> bool:
-    """Whether a stripped schema types a class somewhere (a ``$ref``, an inline object)."""
-    return any("$ref" in node or "properties" in node for _, node in iter_subschemas(stripped))
+_PLAIN_KEYS = frozenset({"type", "items", *_BOUNDS, *(k for ks in _LENGTHS.values() for k in ks)})
+_PLAIN_TYPES = frozenset({"string", "integer", "number", "boolean", "null", "array"})
+
+
+def _plain(stripped: Any) -> bool:
+    """Whether the generator types a stripped schema without a class of its own: scalars and
+    arrays of them (it validates the default of a field that holds a class)."""
+    if not isinstance(stripped, dict) or set(stripped) - {*_ANNOTATIONS, *_PLAIN_KEYS}:
+        return False
+    kinds = _types(stripped)
+    if not kinds or set(kinds) - _PLAIN_TYPES:
+        return False
+    return "items" not in stripped or _plain(stripped["items"])
 
 
 class _Stripper:
@@ -328,9 +338,10 @@ class _Stripper:
         The generator validates the default of a field that holds a class (``validate_default``),
         so a default that its own schema refuses would make the model refuse every document that
         leaves the property out. Such a default is not applied (lint's ``DEFAULT_VALID`` reports
-        it); a default the generator never validates is kept as the field's default.
+        it), whatever the field's type; the defaults of plain fields (scalars, arrays of them),
+        which the generator never validates, are kept as they are, unchecked.
         """
-        if not _holds_class(stripped):
+        if _plain(stripped):
             return True
         if default is None and not self.refuses_null(stripped):
             return True
@@ -429,10 +440,13 @@ class _Stripper:
             if not isinstance(data, dict) or data.get("type") != "object":
                 return None
             required = data.get("required") or []
-            consts = {
+            consts = {  # a const the skeleton keeps as a Literal: not beside null
                 name: sub["const"]
                 for name, sub in (data.get("properties") or {}).items()
-                if isinstance(sub, dict) and isinstance(sub.get("const"), str) and name in required
+                if isinstance(sub, dict)
+                and isinstance(sub.get("const"), str)
+                and sub.get("type", "string") == "string"
+                and name in required
             }
             tags.append(consts)
         shared = set.intersection(*(set(t) for t in tags)) if tags else set()

@@ -526,6 +526,31 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "odd_union.json": {"anyOf": [{"const": "x", "prefixItems": [{}]}], "minLength": 3},
         "twin_union.json": {"oneOf": [{"const": "x"}, {"const": "x"}]},
         "plain_union.json": {"anyOf": [{"const": "x"}, {"const": "y"}]},
+        # a tag whose const stands beside null is no Literal: no discriminated union on it
+        "tagged.json": {
+            "oneOf": [{"$ref": "#/$defs/A"}],
+            "$defs": {
+                "A": {
+                    "title": "TagA",
+                    "type": "object",
+                    "required": ["kind", "c"],
+                    "properties": {
+                        "kind": {"type": "string", "const": "x"},
+                        "c": {"type": ["string", "null"], "const": "done"},
+                    },
+                }
+            },
+        },
+        # a default the generator validates on a union it wraps in a class of its own
+        "wrapped.json": {
+            "type": "object",
+            "properties": {
+                "c": {
+                    "oneOf": [{"type": "object"}, {"type": "number", "maximum": 2}],
+                    "default": "",
+                }
+            },
+        },
         # defaults the generator would validate (fields holding a class) that their own schema
         # refuses: not applied, or every document leaving the property out was refused
         "defaults.json": {
@@ -588,6 +613,8 @@ def test_what_differential_fuzzing_found(generate: Callable[..., Any]) -> None:
         "twin_union.json": ["x", "y"],
         "plain_union.json": ["x", "y", "z"],
         "defaults.json": [{}, {"a": {"n": 2}}, {"b": None}, {"c": []}, {"c": [{}]}],
+        "tagged.json": [{"kind": "x", "c": "done"}, {"kind": "x", "c": None}, {"kind": "y"}],
+        "wrapped.json": [{}, {"c": 1.5}, {"c": 3}, {"c": {}}],
 
         "holder.json": [{"p": "a"}, {"p": "abc"}, {"s": "abc"}, {"n": None}, {"n": {}},
                         {"n": {"a": 1}}, {"t": {}}, {"t": {"a": None}}, {"t": {"a": [1]}},
