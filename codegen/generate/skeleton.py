@@ -427,7 +427,7 @@ class _Stripper:
         """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
 
         Each branch must be a ``$ref`` to a class (which validates itself) of an object type
-        that requires the property and gives it a ``const`` of its own.
+        that requires the property and gives it a ``const`` of its own, typed ``string``.
         """
         tags: list[dict[str, str]] = []
         for branch in branches:
@@ -440,12 +440,14 @@ class _Stripper:
             if not isinstance(data, dict) or data.get("type") != "object":
                 return None
             required = data.get("required") or []
-            consts = {  # a const the skeleton keeps as a Literal: not beside null
+            consts = {  # typed "string" alone: beside null it is no Literal, and without a
+                # type the generator names the branch's value after its $defs key instead
                 name: sub["const"]
                 for name, sub in (data.get("properties") or {}).items()
                 if isinstance(sub, dict)
                 and isinstance(sub.get("const"), str)
-                and sub.get("type", "string") == "string"
+                and sub.get("type") == "string"
+                and "enum" not in sub
                 and name in required
             }
             tags.append(consts)
