@@ -427,7 +427,8 @@ class _Stripper:
         """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
 
         Each branch must be a ``$ref`` to a class (which validates itself) of an object type
-        that requires the property and gives it a ``const`` of its own, typed ``string``.
+        that requires the property and gives it a ``const`` of its own, which the skeleton
+        keeps as a ``Literal``.
         """
         tags: list[dict[str, str]] = []
         for branch in branches:
@@ -440,15 +441,10 @@ class _Stripper:
             if not isinstance(data, dict) or data.get("type") != "object":
                 return None
             required = data.get("required") or []
-            consts = {  # typed "string" alone: beside null it is no Literal, and without a
-                # type the generator names the branch's value after its $defs key instead
+            consts = {
                 name: sub["const"]
                 for name, sub in (data.get("properties") or {}).items()
-                if isinstance(sub, dict)
-                and isinstance(sub.get("const"), str)
-                and sub.get("type") == "string"
-                and "enum" not in sub
-                and name in required
+                if isinstance(sub, dict) and _literal_const(sub) and name in required
             }
             tags.append(consts)
         shared = set.intersection(*(set(t) for t in tags)) if tags else set()
@@ -506,6 +502,16 @@ class _Stripper:
             if not _rules_name_declared(data, set(data.get("properties") or {})):
                 return False
         return _rules_name_declared(node, declared)
+
+
+def _literal_const(node: dict[str, Any]) -> bool:
+    """Whether the skeleton keeps a node's string ``const`` as a ``Literal`` (a tag must be one:
+    else the generator names the branch's tag value after its ``$defs`` key)."""
+    if not isinstance(node.get("const"), str) or "enum" in node:
+        return False
+    if "type" in node:
+        return bool(node["type"] == "string")  # beside null, the predicates check the const
+    return not {"$ref", "anyOf", "oneOf"} & set(node)  # those come first in the skeleton
 
 
 def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
