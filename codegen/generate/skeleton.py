@@ -13,18 +13,18 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
 * ``enum`` and ``const`` of strings, not beside ``null`` (the generator makes an ``Enum`` or a
   ``Literal``, which take no length; a class node keeps an ``enum``, or an ``anyOf`` of
   strings, only when nothing else is said there, since an ``Enum`` class takes no
-  validator); ``$ref``;
-  ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose branches are classes
-  told apart by a string ``const`` (a discriminated union; any other ``oneOf`` is typed as a
-  union and its matches counted by predicates); ``allOf`` entries that are only a ``$ref``
-  (the bases of a class), and ``unevaluatedProperties: false`` beside them, which closes the
-  subclass;
+  validator); ``$ref``; ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose
+  branches are classes told apart by a string ``const`` (a discriminated union; any other
+  ``oneOf`` is typed as a union and its matches counted by predicates); ``allOf`` entries
+  that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties: false``
+  beside them, which closes the subclass;
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
   classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
   null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
 * annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``); the
-  ``default`` of a field holding a class is validated by the generated model, so one that its
-  own schema refuses is not applied (the field is ``MISSING`` when absent).
+  generated model may validate the ``default`` of a field that is not plain (a scalar, or an
+  array of them), so such a default that its own schema refuses is not applied (the field is
+  ``MISSING`` when absent).
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
@@ -335,7 +335,8 @@ class _Stripper:
     def default_applies(self, default: Any, stripped: Any, pointer: str, name: str) -> bool:
         """Whether a property's ``default`` can be the generated field's default.
 
-        The generator validates the default of a field that holds a class (``validate_default``),
+        The generator validates the default of a field that holds a class (``validate_default``;
+        it also wraps some unions in classes of its own),
         so a default that its own schema refuses would make the model refuse every document that
         leaves the property out. Such a default is not applied (lint's ``DEFAULT_VALID`` reports
         it), whatever the field's type; the defaults of plain fields (scalars, arrays of them),
