@@ -19,6 +19,7 @@ from pathlib import Path
 import codegen
 from codegen import __version__
 from codegen.core.config import Config
+from codegen.core.inputs import generator_sources
 from codegen.generate.targets import Output, Target
 
 __all__ = ["Drift", "compare", "fast_check_key", "outputs_digest"]
@@ -78,7 +79,7 @@ def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
     sha.update(repr((sorted(config.agents.items()), config.package)).encode())
     sha.update(repr([(t.name, t.display, t.ownership) for t in targets]).encode())
     generator = Path(codegen.__file__).parent
-    sources = sorted(_generator_sources(generator))
+    sources = sorted(generator_sources(generator))
     for root, paths in (
         (generator, sources),
         (config.schema_dir, sorted(config.schema_dir.rglob("*.json"))),
@@ -87,13 +88,6 @@ def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
             sha.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
             sha.update(path.read_bytes())
     return sha.hexdigest()
-
-
-def _generator_sources(package: Path) -> Iterable[Path]:
-    """Every file of the generator package at any depth (code and templates), not caches."""
-    for path in package.rglob("*"):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            yield path
 
 
 def outputs_digest(targets: Iterable[Target]) -> str:
