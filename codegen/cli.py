@@ -63,30 +63,25 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--no-cache", action="store_true", help="always regenerate in memory and compare"
+        "--no-cache",
+        action="store_true",
+        help="trust no record: regenerate everything in memory and compare",
     )
 
 
 def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate import drift  # noqa: PLC0415
-    from codegen.generate.targets import targets_of  # noqa: PLC0415
 
-    targets = targets_of(config)
-    key = drift.fast_check_key(config, targets)
-    stamp = drift.read_stamp(config)
-    if (
-        not args.no_cache
-        and stamp.get("inputs") == key
-        and stamp.get("outputs") == drift.outputs_digest(targets)
-    ):
-        print("generated code is up to date (inputs and outputs unchanged)", file=out)
-        return EXIT_OK
+    if not args.no_cache:
+        count = drift.verify(config)
+        if count is not None:
+            print(f"generated code is up to date ({count} files, by their records)", file=out)
+            return EXIT_OK
     from codegen.generate.plan import build_plan  # noqa: PLC0415
 
-    plan = build_plan(config)
+    plan = build_plan(config, reuse=not args.no_cache)
     result = drift.compare(plan.outputs)
     if result.clean:
-        drift.write_stamp(config, {"inputs": key, "outputs": drift.outputs_digest(targets)})
         count = sum(len(output.files) for output in plan.outputs)
         print(f"generated code is up to date ({count} files)", file=out)
         return EXIT_OK
@@ -146,7 +141,7 @@ def _export_options(parser: argparse.ArgumentParser) -> None:
 
 def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate.plan import build_plan  # noqa: PLC0415
-    from codegen.generate.targets import Output, export_target  # noqa: PLC0415
+    from codegen.generate.targets import export_target  # noqa: PLC0415
     from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
     folder = args.out if args.out is not None else config.export_dir
@@ -161,9 +156,8 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
             raise CodegenError(
                 f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
-    plan = build_plan(config)
-    target = export_target(folder, folder.as_posix())
-    report = write_outputs([Output(target, plan.export_files)])
+    plan = build_plan(config, reuse=True)
+    report = write_outputs([plan.export_to(export_target(folder, folder.as_posix()))])
     print_report(report, out)
     print(
         f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "

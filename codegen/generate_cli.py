@@ -42,16 +42,24 @@ def print_report(report: WriteReport, out: TextIO) -> None:
 
 
 def generate(config: Config, out: TextIO) -> None:
-    """Generate every output once; raises :class:`CodegenError` for bad input."""
+    """Generate what changed since the last generation (every output, when the records on
+    disk say nothing is current); raises :class:`CodegenError` for bad input."""
+    from codegen.generate.drift import verify  # noqa: PLC0415
+
+    count = verify(config)
+    if count is not None:
+        print(f"up to date: {count} generated files match their records", file=out, flush=True)
+        return
     from codegen.generate.plan import build_plan  # noqa: PLC0415
     from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
-    plan = build_plan(config)
+    plan = build_plan(config, reuse=True)
     report = write_outputs(plan.outputs)
     print_report(report, out)
     print(
-        f"{len(plan.contracts)} contracts: {len(report.written)} written, "
-        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
+        f"{len(plan.contracts)} contracts ({len(plan.regenerated)} regenerated): "
+        f"{len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed",
         file=out,
         flush=True,
     )

@@ -9,30 +9,55 @@ One design, used by every job that must know whether a contract changed:
 * :func:`generator_digest`: every file of the generator package (code and templates) and the
   versions of the pinned tools (datamodel-code-generator, ruff). A generated file made by
   another generator is stale even when its schemas did not change.
+* :func:`contract_inputs`: what every file generated for one contract is made from: its
+  closure, the part of the configuration that names it (:func:`contract_config`) and the
+  generator. Incremental ``generate`` regenerates a contract exactly when this changes.
+* :func:`view_inputs`: what a file rendered from a small summary of the tree is made from
+  (the registry, from the contracts' names and files): the summary and the generator.
+* :func:`tree_inputs`: what the whole generation is made from: every schema file, the whole
+  configuration (:func:`config_view`) and the generator. ``check`` compares it with the one a
+  target's manifest records, reading bytes only (no schema is parsed).
 
-Incremental ``generate`` and ``check`` combine both with the configuration that shapes a
-contract's outputs into the inputs a generated file records.
+Every digest is a SHA-256, written ``sha256:<hex>`` in the records of generated files.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
+from codegen.core.config import Config
 from codegen.core.loader import SchemaFile, SchemaTree
 
-__all__ = ["closure_digest", "files_digest", "generator_digest", "generator_sources"]
+__all__ = [
+    "closure_digest",
+    "config_view",
+    "contract_config",
+    "contract_inputs",
+    "files_digest",
+    "generator_digest",
+    "generator_sources",
+    "raw_schema_files",
+    "tree_inputs",
+    "view_inputs",
+]
+
+
+def _hash_files(files: Iterable[tuple[str, bytes]]) -> str:
+    sha = hashlib.sha256()
+    for rel, data in files:
+        sha.update(b"\0" + rel.encode() + b"\0" + data)
+    return sha.hexdigest()
 
 
 def files_digest(files: Iterable[SchemaFile]) -> str:
     """A digest of schema files by relative path and text, in the order given."""
-    sha = hashlib.sha256()
-    for schema in files:
-        sha.update(b"\0" + schema.rel.as_posix().encode() + b"\0" + schema.digest_text)
-    return sha.hexdigest()
+    return _hash_files((schema.rel.as_posix(), schema.digest_text) for schema in files)
 
 
 def closure_digest(tree: SchemaTree, schema: SchemaFile) -> str:
@@ -59,3 +84,70 @@ def generator_digest() -> str:
         sha.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0")
         sha.update(path.read_bytes())
     return sha.hexdigest()
+
+
+def _digest(kind: str, *parts: str) -> str:
+    """One digest of the generator and ``parts``, told apart by ``kind``."""
+    return hashlib.sha256("\0".join((kind, generator_digest(), *parts)).encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def config_view(config: Config) -> dict[str, Any]:
+    """The configuration that shapes generated files (the lint and breaking tables do not)."""
+
+    def shown(path: Path | None) -> str | None:
+        return None if path is None else config.display(path)
+
+    return {
+        "schema_dir": shown(config.schema_dir),
+        "output_dir": shown(config.output_dir),
+        "package": config.package,
+        "docs_file": shown(config.docs_file),
+        "export_dir": shown(config.export_dir),
+        "agents": sorted(config.agents.items()),
+        "tools": sorted(config.tools.items()),
+        "tool_inputs": sorted(config.tool_inputs.items()),
+    }
+
+
+def contract_config(config: Config, title: str) -> dict[str, Any]:
+    """The part of the configuration that shapes the files of contract ``title``: where the
+    schemas are shown from, the package, and the agents and tools that name it."""
+    return {
+        "schema_dir": config.display(config.schema_dir),
+        "package": config.package,
+        "agents": sorted(a for a, t in config.agents.items() if t == title),
+        "tools": sorted(n for n, t in config.tools.items() if t == title),
+        "tool_inputs": sorted(n for n, t in config.tool_inputs.items() if t == title),
+    }
+
+
+def contract_inputs(tree: SchemaTree, schema: SchemaFile, config: Config) -> str:
+    """The inputs of every file generated for one contract: its closure, its part of the
+    configuration and the generator."""
+    view = _canonical(contract_config(config, schema.title))
+    return _digest("contract", view, closure_digest(tree, schema))
+
+
+def view_inputs(kind: str, view: Any) -> str:
+    """The inputs of a file rendered from ``view`` alone (JSON data) by the generator."""
+    return _digest(f"view:{kind}", _canonical(view))
+
+
+def raw_schema_files(schema_dir: Path) -> list[tuple[str, bytes]]:
+    """Every ``*.json`` file below ``schema_dir`` by relative path and bytes, in the order
+    :func:`~codegen.core.loader.load_tree` reads them (nothing is parsed)."""
+    paths = sorted(
+        (path.relative_to(schema_dir).as_posix(), path) for path in schema_dir.rglob("*.json")
+    )
+    return [(rel, path.read_bytes()) for rel, path in paths]
+
+
+def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None) -> str:
+    """The inputs of the whole generation: every schema file (``files``, else read from
+    ``schema_dir``), the configuration and the generator."""
+    found = raw_schema_files(config.schema_dir) if files is None else files
+    return _digest("tree", _canonical(config_view(config)), _hash_files(found))

@@ -108,6 +108,10 @@ class SchemaTree:
             references[schema.rel] = tuple({t.rel: t for t in targets}.values())
         return references
 
+    def references(self, schema: SchemaFile) -> tuple[SchemaFile, ...]:
+        """The files ``schema`` references directly (itself only if it names its own file)."""
+        return self._references[schema.rel]
+
     def closure(self, start: SchemaFile) -> list[SchemaFile]:
         """``start`` and every file it references, directly or not, in a stable order."""
         seen: dict[PurePosixPath, SchemaFile] = {}

@@ -17,8 +17,9 @@ from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
-from codegen.generate.header import digest, header
+from codegen.generate.header import header
 from codegen.generate.postprocess import (
+    defer_builds,
     edit_module,
     nested_classes,
     rebuild_forward_references,
@@ -29,6 +30,9 @@ from codegen.generate.skeleton import Skeleton
 from codegen.generate.validators import ModuleChecks, module_checks
 
 __all__ = ["Validators", "assemble_modules"]
+
+_OWN = "the schema, the files it references, [tool.maverick-codegen]"
+_SHARED = "the schemas of every contract on or reaching a circle of references"
 
 
 class Validators:
@@ -88,13 +92,14 @@ def _tuple_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, dict[
 
 
 def assemble_modules(
-    tree: SchemaTree,
     skeleton: Skeleton,
     contracts: list[Contract],
     modules: Mapping[tuple[str, ...], str],
     validators: Validators,
+    inputs: Mapping[str, str],
 ) -> dict[PurePosixPath, str]:
-    """Each generated module with our header and its validators inserted."""
+    """Each generated module with our header and its validators inserted: a contract's module
+    records ``inputs[name]``, a module shared by several contracts ``inputs[""]``."""
     sources: dict[PurePosixPath, str] = {}
     by_module = {
         (*c.schema.module_parts[:-1], c.schema.module_parts[-1] + ".py"): c for c in contracts
@@ -119,16 +124,18 @@ def assemble_modules(
         if contract is None and not owners:
             raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
         named = owners if owners or contract is None else [contract]
-        closure = {f.rel: f for c in named for f in tree.closure(c.schema)}
         source = ", ".join(f"schemas/{c.schema.rel}" for c in named)
-        top = header(source, digest(closure[rel] for rel in sorted(closure)))
+        if contract is None:
+            top = header(source, inputs[""], _SHARED)
+        else:
+            top = header(source, inputs[contract.name], _OWN)
         code = generated.replace(HEADER_PLACEHOLDER, top, 1)
         depth = len(key)  # the module's package depth below the output folder
         where = Location(named[0].schema.path)  # only for errors in our own output
         code = edit_module(code, validators.of(owners), depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
-        code = rebuild_forward_references(code)
+        code = rebuild_forward_references(defer_builds(code))
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:

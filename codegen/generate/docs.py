@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from codegen.core.errors import CodegenError
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.header import made_with
+from codegen.generate.records import BODY_PLACEHOLDER
 from codegen.generate.targets import GENERATED_MARK
 
 if TYPE_CHECKING:
@@ -241,8 +243,11 @@ def render_docs(
     docs_file: Path,
     source: str,
     export: Mapping[str, str] | None,
+    inputs: str,
 ) -> str:
-    """The catalog's Markdown text; links are relative to ``docs_file``'s folder."""
+    """The catalog's Markdown text; links are relative to ``docs_file``'s folder. ``inputs``
+    goes into its record (:mod:`codegen.generate.records`), whose body digest is a
+    placeholder until the text is sealed."""
     by_title = {c.name: c for c in contracts}
     docs_dir = docs_file.parent
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
@@ -261,6 +266,9 @@ def render_docs(
     return env.get_template("contracts.md.j2").render(
         mark=GENERATED_MARK,
         source=source,
+        inputs=inputs,
+        made_with=made_with(),
+        body=BODY_PLACEHOLDER,
         contracts=docs,
         groups=sorted(groups.items()),
         agents=sorted((agent, by_title[title]) for agent, title in agents),

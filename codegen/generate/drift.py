@@ -1,30 +1,31 @@
-"""Compare a plan with the files on disk: changed, missing and stale generated files.
+"""Compare the generated files on disk with what generation would write.
 
-``check`` regenerates in memory and diffs, so it can never disagree with ``generate``. When a
-content hash of every input (schemas, configuration, generator source, tool versions) and of
-every output on disk matches the one recorded by the last clean check, regeneration is
-skipped; a hand edit to any generated file changes the output hash and forces the full check.
+Two ways, the first one first:
+
+* :func:`verify` reads records only, and generates nothing: the inputs of the generation
+  (every schema file, the configuration, every file of the generator, the pinned tools'
+  versions) must be those each target's manifest records, and every file must be listed there
+  with a body that still matches its record (:mod:`codegen.generate.records`). A fresh clone
+  is checked this way, with no cache anywhere.
+* :func:`compare` diffs a plan with the files on disk: changed, missing and stale generated
+  files, and hand-written ones in a generated folder. It never disagrees with ``generate``,
+  and shows what drifted.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import version
-from pathlib import Path
+from pathlib import PurePosixPath
 
-import codegen
-from codegen import __version__
 from codegen.core.config import Config
-from codegen.core.inputs import generator_sources
-from codegen.generate.targets import Output, Target
+from codegen.core.inputs import tree_inputs
+from codegen.generate.records import body_digest, header_record, read_manifest
+from codegen.generate.reuse import carries_record
+from codegen.generate.targets import Output, Target, targets_of
 
-__all__ = ["Drift", "compare", "fast_check_key", "outputs_digest"]
-
-CACHE_FILE = Path(".codegen-cache") / "check.json"
+__all__ = ["Drift", "compare", "verify"]
 
 
 @dataclass(frozen=True)
@@ -72,49 +73,42 @@ def compare(outputs: Iterable[Output]) -> Drift:
     return Drift(changed, tuple(missing), tuple(stale), tuple(foreign))
 
 
-def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
-    """A hash of every input of generation: schemas, configuration, generator, tool versions."""
-    sha = hashlib.sha256()
-    sha.update(f"{__version__}|{version('datamodel-code-generator')}|{version('ruff')}".encode())
-    sha.update(repr((sorted(config.agents.items()), config.package)).encode())
-    sha.update(repr([(t.name, t.display, t.ownership) for t in targets]).encode())
-    generator = Path(codegen.__file__).parent
-    sources = sorted(generator_sources(generator))
-    for root, paths in (
-        (generator, sources),
-        (config.schema_dir, sorted(config.schema_dir.rglob("*.json"))),
-    ):
-        for path in paths:
-            sha.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
-            sha.update(path.read_bytes())
-    return sha.hexdigest()
+def verify(config: Config) -> int | None:
+    """The number of generated files when every target is what generation would write, by the
+    records alone; None when something differs (or cannot be told without generating)."""
+    inputs = tree_inputs(config)
+    count = 0
+    for target in targets_of(config):
+        on_disk = target.on_disk()
+        if not _verified(target, on_disk, inputs):
+            return None
+        count += len(on_disk)
+    return count
 
 
-def outputs_digest(targets: Iterable[Target]) -> str:
-    """A hash of every file of every target on disk, generated or not."""
-    sha = hashlib.sha256()
-    for target in targets:
-        sha.update(b"\0\0" + target.name.encode())
-        for rel, text in sorted(target.on_disk().items()):
-            sha.update(b"\0" + rel.as_posix().encode() + b"\0" + text.encode("utf-8"))
-    return sha.hexdigest()
-
-
-def read_stamp(config: Config) -> dict[str, str]:
-    try:
-        data = json.loads((config.root / CACHE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def write_stamp(config: Config, stamp: dict[str, str]) -> None:
-    path = config.root / CACHE_FILE
-    try:
-        path.parent.mkdir(exist_ok=True)
-        (path.parent / ".gitignore").write_text("*\n", encoding="utf-8")
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass  # the cache only saves time; a read-only checkout still gets a full check
+def _verified(target: Target, on_disk: Mapping[PurePosixPath, str], inputs: str) -> bool:
+    if target.manifest is None:  # one file (the catalog), which records the generation itself
+        if len(on_disk) != 1:
+            return False
+        ((rel, text),) = on_disk.items()
+        record = header_record(text)
+        return (
+            record is not None
+            and record.inputs == inputs
+            and body_digest(text, own=True) == record.body
+        )
+    manifest = read_manifest(on_disk.get(target.manifest, ""))
+    if manifest is None or not manifest.intact or manifest.inputs != inputs:
+        return False
+    if set(on_disk) != manifest.files:  # a file missing, stale or hand-written
+        return False
+    for rel, text in on_disk.items():
+        if rel == target.manifest:
+            continue
+        record = manifest.records.get(rel)
+        own = carries_record(rel)
+        if record is None or body_digest(text, own=own) != record.body:
+            return False
+        if own and header_record(text) != record:
+            return False
+    return True

@@ -13,8 +13,9 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
   which is also an MCP tool's ``outputSchema``;
 - ``a2a-skills.json`` (when tools are configured): the AgentCard ``skills`` fragment of the
   MCP tools (:mod:`codegen.generate.a2a`);
-- ``index.json``: contract, agent and tool names to ``$id`` and files, and the list of every file
-  generated (how :mod:`codegen.generate.targets` recognises them: JSON has no comments).
+- ``index.json``: contract, agent and tool names to ``$id`` and files, and the folder's manifest
+  (:mod:`codegen.generate.records`): every file generated (how :mod:`codegen.generate.targets`
+  recognises them: JSON has no comments) with its record, and the inputs of the generation.
 
 Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
 schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
@@ -22,8 +23,8 @@ schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
@@ -32,22 +33,26 @@ from codegen import __version__
 from codegen.core.errors import SchemaError
 from codegen.core.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
 from codegen.generate.a2a import A2A_SKILLS, a2a_skills
-from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK
+from codegen.generate.records import dump
+from codegen.generate.reuse import FileSet
+from codegen.generate.targets import GENERATED_MARK
 
 if TYPE_CHECKING:
     from codegen.generate.contract import Contract
 
-__all__ = ["BUNDLE", "SCHEMAS", "STRUCTURED_OUTPUT", "check_ids_mirror_files", "render_export"]
+__all__ = [
+    "BUNDLE",
+    "SCHEMAS",
+    "STRUCTURED_OUTPUT",
+    "check_ids_mirror_files",
+    "dump",
+    "render_export",
+]
 
 BUNDLE = "bundle.json"
 SCHEMAS = "schemas"
 # Not a Python identifier, so no schema folder can ever be called that.
 STRUCTURED_OUTPUT = "structured-output"
-
-
-def dump(value: Any) -> str:
-    """Deterministic JSON text: sorted keys, two-space indent, a final newline."""
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def check_ids_mirror_files(tree: SchemaTree) -> None:
@@ -73,20 +78,23 @@ def check_ids_mirror_files(tree: SchemaTree) -> None:
 
 
 def render_export(
-    tree: SchemaTree,
+    files: FileSet,
     contracts: Iterable[Contract],
-    output_schemas: Mapping[str, dict[str, Any]],
+    forms: Mapping[str, dict[str, Any]],
+    inputs: Mapping[str, str],
     source: str,
-) -> dict[PurePosixPath, str]:
-    """Every file of the export, by path relative to the export folder."""
+) -> dict[str, Any]:
+    """Add every file of the export but its index to ``files`` (a contract's files are made
+    from ``inputs[name]``, the rest from ``inputs[""]``, the whole tree); returns the index's
+    content (its manifest fields aside)."""
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
-    files: dict[PurePosixPath, str] = {}
     contracts_index: dict[str, dict[str, Any]] = {}
     agents_index: dict[str, dict[str, Any]] = {}
     tools_index: dict[str, dict[str, Any]] = {}
     for contract in ordered:
         rel = PurePosixPath(SCHEMAS) / contract.schema.rel
-        files[rel] = dump(contract.schema.data)
+        made = inputs[contract.name]
+        files.add(rel, made, partial(dump, contract.schema.data))
         entry: dict[str, Any] = {
             "$id": contract.schema_id,
             "agents": list(contract.agents),
@@ -97,9 +105,9 @@ def render_export(
             entry["tools"] = list(contract.tools)
         if contract.tool_inputs:
             entry["tool_inputs"] = list(contract.tool_inputs)
-        if contract.name in output_schemas:
+        if contract.agents or contract.tools or contract.tool_inputs:
             structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
-            files[structured] = dump(output_schemas[contract.name])
+            files.add(structured, made, partial(_form, forms, contract.name))
             entry["structured_output"] = structured.as_posix()
         contracts_index[contract.name] = entry
         for agent in contract.agents:
@@ -108,9 +116,33 @@ def render_export(
             tools_index.setdefault(tool, {}).update(_named(contract, entry))
         for tool in contract.tool_inputs:
             tools_index.setdefault(tool, {})["input"] = _named(contract, entry)
-    files[PurePosixPath(BUNDLE)] = dump(
+    comment = f"{GENERATED_MARK} from {source}. DO NOT EDIT."
+    files.add(PurePosixPath(BUNDLE), inputs[""], lambda: _bundle(ordered, comment))
+    skills = any(c.tools for c in ordered)
+    if skills:
+        files.add(PurePosixPath(A2A_SKILLS), inputs[""], lambda: _skills(ordered, forms, comment))
+    return {
+        "$comment": (
+            f"{comment} Every file of this folder that is generated is listed in files, "
+            "with its record."
+        ),
+        "generator": f"maverick-codegen {__version__}",
+        "bundle": BUNDLE,
+        "contracts": contracts_index,
+        "agents": dict(sorted(agents_index.items())),
+        **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
+        **({"a2a_skills": A2A_SKILLS} if skills else {}),
+    }
+
+
+def _form(forms: Mapping[str, dict[str, Any]], name: str) -> str:
+    return dump(forms[name])
+
+
+def _bundle(ordered: Sequence[Contract], comment: str) -> str:
+    return dump(
         {
-            "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
+            "$comment": comment,
             "$schema": DRAFT_2020_12,
             "description": (
                 "Every contract, embedded under $defs by its $id (a compound document): "
@@ -119,35 +151,19 @@ def render_export(
             "$defs": {c.schema_id: c.schema.data for c in ordered},
         }
     )
-    skills = a2a_skills(ordered, output_schemas)
-    if skills:
-        files[PurePosixPath(A2A_SKILLS)] = dump(
-            {
-                "$comment": f"{GENERATED_MARK} from {source}. DO NOT EDIT.",
-                "description": (
-                    "The skills of an A2A AgentCard for the MCP tools, one per tool; "
-                    "inputSchema and outputSchema are not AgentSkill fields."
-                ),
-                "skills": skills,
-            }
-        )
-    index = PurePosixPath(EXPORT_INDEX)
-    files[index] = dump(
+
+
+def _skills(ordered: Sequence[Contract], forms: Mapping[str, dict[str, Any]], comment: str) -> str:
+    return dump(
         {
-            "$comment": (
-                f"{GENERATED_MARK} from {source}. DO NOT EDIT. "
-                "Every file of this folder that is generated is listed in files."
+            "$comment": comment,
+            "description": (
+                "The skills of an A2A AgentCard for the MCP tools, one per tool; "
+                "inputSchema and outputSchema are not AgentSkill fields."
             ),
-            "generator": f"maverick-codegen {__version__}",
-            "bundle": BUNDLE,
-            "contracts": contracts_index,
-            "agents": dict(sorted(agents_index.items())),
-            **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
-            **({"a2a_skills": A2A_SKILLS} if skills else {}),
-            "files": sorted(p.as_posix() for p in (*files, index)),
+            "skills": a2a_skills(ordered, forms),
         }
     )
-    return files
 
 
 def _named(contract: Contract, entry: Mapping[str, Any]) -> dict[str, Any]:

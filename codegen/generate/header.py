@@ -1,23 +1,23 @@
-"""The header every generated file opens with, and the templates the package files render from.
+"""The header every generated Python file opens with, and the templates files render from.
 
-The header names the sources of the file and a digest of them and of the pinned tools, so that
-``check`` can tell a stale file without generating anything.
+The header names the sources of the file and carries its record
+(:mod:`codegen.generate.records`): the digest of what it was made from and, once the text is
+final and :func:`~codegen.generate.records.seal` fills it in, the digest of its body.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
 from functools import cache
 
 import jinja2
 
 from codegen import __version__
-from codegen.core.loader import SchemaFile
+from codegen.core.inputs import generator_digest
 from codegen.generate._dmcg import dmcg_version
 from codegen.generate.fmt import ruff_version
+from codegen.generate.records import BODY_PLACEHOLDER
 
-__all__ = ["digest", "header", "templates"]
+__all__ = ["header", "made_with", "templates"]
 
 
 @cache
@@ -30,23 +30,26 @@ def templates() -> jinja2.Environment:
     )
 
 
-def digest(parts: Iterable[SchemaFile], extra: str = "") -> str:
-    sha = hashlib.sha256(f"{__version__}|{dmcg_version()}|{ruff_version()}|{extra}".encode())
-    for schema in parts:
-        sha.update(b"\0" + schema.rel.as_posix().encode() + b"\0" + schema.digest_text)
-    return sha.hexdigest()
+def made_with() -> str:
+    """The generator and the pinned tools, as a record's inputs line names them."""
+    return (
+        f"maverick-codegen {__version__} sha256:{generator_digest()[:12]}, "
+        f"datamodel-code-generator {dmcg_version()}, ruff {ruff_version()}"
+    )
 
 
-def header(source: str, digest: str) -> str:
+def header(source: str, inputs: str, made_from: str) -> str:
+    """The header of a file generated from ``source``: ``inputs`` is the digest of what it was
+    made from, which ``made_from`` names (the generator and tools are added)."""
     return (
         templates()
         .get_template("header.py.j2")
         .render(
             source=source,
-            digest=digest,
-            codegen_version=__version__,
-            dmcg_version=dmcg_version(),
-            ruff_version=ruff_version(),
+            inputs=inputs,
+            made_from=made_from,
+            made_with=made_with(),
+            body=BODY_PLACEHOLDER,
         )
         .rstrip("\n")
     )

@@ -1,84 +1,149 @@
 """Render every generated file in memory: ``generate``, ``check`` and ``export`` share this.
 
-The plan is a pure function of the configuration, the schema files and the pinned tools and
+The plan is a function of the configuration, the schema files and the pinned tools, and
 writes nothing. It renders one :class:`~codegen.generate.targets.Output` per target of the
 configuration (the Python package, and when configured the Markdown catalog and the export
-folder), each ``{path relative to the target's folder: text}``.
+folder), each ``{path relative to the target's folder: text}``, every file with its record
+and every folder with its manifest (:mod:`codegen.generate.records`).
+
+With ``reuse``, a file whose record says it was made from the inputs it would be made from now
+and whose body is intact is taken from disk as it is, and only the contracts whose inputs
+changed are generated again (:mod:`codegen.generate.units`): the files are the same, byte for
+byte, as without.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError, Location
-from codegen.core.jsonpos import escape_pointer
-from codegen.core.loader import SchemaFile, SchemaTree, load_tree
+from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
+from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
 from codegen.generate._dmcg import WORKER_MIN_FILES, Generator
-from codegen.generate.assemble import Validators, assemble_modules
 from codegen.generate.bundle import structured_output_schema
 from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python
-from codegen.generate.header import digest, header, templates
-from codegen.generate.package import names_digest, package_inits, registry_files
-from codegen.generate.predicates import compile_predicates
+from codegen.generate.header import templates
+from codegen.generate.modules import Modules, closure_of
+from codegen.generate.package import data_path, own_files
+from codegen.generate.records import dump
+from codegen.generate.reuse import FileSet, Previous
 from codegen.generate.rules import rule_messages
-from codegen.generate.skeleton import build_skeleton
 from codegen.generate.support import check_supported
-from codegen.generate.targets import EXPORT_INDEX, GENERATED_MARK, Output, targets_of
+from codegen.generate.targets import (
+    EXPORT_INDEX,
+    GENERATED_MARK,
+    PACKAGE_INDEX,
+    Output,
+    Target,
+    export_target,
+    targets_of,
+)
+from codegen.generate.units import (
+    cyclic_group,
+    group_inputs,
+    is_shared_module,
+    module_path,
+    to_regenerate,
+)
 
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 
 HEADER_MARK = f"# {GENERATED_MARK}"
 
 
+class Forms(Mapping[str, dict[str, Any]]):
+    """The self-contained form of each agent and tool contract, derived on first use."""
+
+    def __init__(self, tree: SchemaTree, contracts: Sequence[Contract]) -> None:
+        self._tree = tree
+        self._contracts = {c.name: c for c in contracts if c.agents or c.tools or c.tool_inputs}
+        self._done: dict[str, dict[str, Any]] = {}
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        if name not in self._done:
+            contract = self._contracts[name]
+            # An agent's form is what the Claude CLI accepts; a tool's is exact.
+            self._done[name] = structured_output_schema(
+                self._tree, contract.schema, for_cli=bool(contract.agents)
+            )
+        return self._done[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._contracts)
+
+    def __len__(self) -> int:
+        return len(self._contracts)
+
+
 @dataclass(frozen=True)
 class Plan:
     """Everything ``generate`` would write.
 
-    ``files`` are the Python modules, by path relative to the output folder. ``outputs`` pairs
-    every target of the configuration with its files (the modules included). ``export_files``
-    is the export, which ``export --out`` can write anywhere. Both are rendered on first use:
-    a project without an export or a catalog never pays for them.
+    ``files`` is the Python package (modules, package data and manifest), by path relative to
+    the output folder. ``outputs`` pairs every target of the configuration with its files.
+    ``inputs`` holds each contract's inputs by name and the whole tree's under ``""``. The
+    catalog and the export are rendered on first use: a project without them never pays.
     """
 
     config: Config
     tree: SchemaTree
     contracts: tuple[Contract, ...]
+    inputs: Mapping[str, str]
     files: Mapping[PurePosixPath, str]
-    output_schemas: Mapping[str, dict[str, Any]]
+    output_schemas: Mapping[str, dict[str, Any]]  # the forms of agent and tool contracts
+    regenerated: tuple[str, ...]  # the contracts whose modules were generated, not reused
+    reuse: bool = False
+
+    def export_to(self, target: Target) -> Output:
+        """The export, for ``target`` (reusing its files on disk when the plan reuses)."""
+        files = FileSet(Previous.read(target) if self.reuse else None)
+        source = f"{self.config.display(self.config.schema_dir)}/"
+        content = render_export(files, self.contracts, self.output_schemas, self.inputs, source)
+        return Output(
+            target, files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
+        )
 
     @cached_property
     def export_files(self) -> Mapping[PurePosixPath, str]:
-        source = f"{self.config.display(self.config.schema_dir)}/"
-        return render_export(self.tree, self.contracts, self.output_schemas, source)
+        """The export of the configured ``export_dir`` (or as it would be anywhere)."""
+        folder = self.config.export_dir
+        target = export_target(folder if folder is not None else Path("export"), "export")
+        return self.export_to(target).files
 
     @cached_property
     def outputs(self) -> tuple[Output, ...]:
-        render: dict[str, Callable[[], Mapping[PurePosixPath, str]]] = {
-            "code": lambda: self.files,
+        render: dict[str, Callable[[Target], Mapping[PurePosixPath, str]]] = {
+            "code": lambda target: self.files,
             "docs": self._docs_files,
-            "export": lambda: self.export_files,
+            "export": lambda target: self.export_files,
         }
-        return tuple(Output(t, render[t.name]()) for t in targets_of(self.config))
+        return tuple(Output(t, render[t.name](t)) for t in targets_of(self.config))
 
-    def _docs_files(self) -> Mapping[PurePosixPath, str]:
+    def _docs_files(self, target: Target) -> Mapping[PurePosixPath, str]:
         docs_file = self.config.docs_file
         if docs_file is None:
             return {}
-        text = _docs(self.config, docs_file, self.tree, self.contracts)
-        return {PurePosixPath(docs_file.name): text}
+        files = FileSet(Previous.read(target) if self.reuse else None)
+        files.add(
+            PurePosixPath(docs_file.name),
+            self.inputs[""],
+            lambda: _catalog(self.config, docs_file, self.tree, self.contracts, self.inputs[""]),
+        )
+        files.seal()
+        return dict(files.texts)
 
 
 def is_generated(text: str) -> bool:
@@ -97,8 +162,6 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
             )
     contracts = []
     for schema in tree.files:
-        check_supported(schema)
-        rules = rule_messages(schema.data)
         agents = tuple(sorted(a for a, t in config.agents.items() if t == schema.title))
         contracts.append(
             Contract(
@@ -106,7 +169,7 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
                 module=".".join((config.package, *schema.module_parts)),
                 schema_file=config.display(schema.path),
                 agents=agents,
-                rules=rules,
+                rules=rule_messages(schema.data),
             )
         )
     return contracts
@@ -136,59 +199,126 @@ def _with_tools(config: Config, contracts: list[Contract]) -> list[Contract]:
     ]
 
 
-def build_plan(config: Config) -> Plan:
+def _workers(files: int, previous: Previous, tree_digest: str) -> int:
+    """How many worker processes to start before the tree is even read: none when nothing
+    changed or the tree is small, two for a first generation of a large tree, else one."""
+    if previous.manifest is not None and previous.manifest.inputs == tree_digest:
+        return 0
+    if files < WORKER_MIN_FILES:
+        return 0
+    return 2 if previous.manifest is None and files >= 2 * WORKER_MIN_FILES else 1
+
+
+def _wanted_workers(files: int, *, started: int) -> int:
+    """How many workers generate ``files`` schema files: two for a large set (each takes a
+    part), one for a set of middle size or when one was started already, else none."""
+    if files >= 2 * WORKER_MIN_FILES:
+        return 2
+    return 1 if files >= WORKER_MIN_FILES or (started and files) else 0
+
+
+def build_plan(config: Config, *, reuse: bool = False) -> Plan:
     """Load, check and render everything; raises :class:`CodegenError` on bad input."""
-    # A large tree's classes are generated in a worker process, started first: its import of
-    # the generator overlaps the loading below, and its run the checks and rendering after it.
-    large = sum(1 for _ in config.schema_dir.rglob("*.json")) >= WORKER_MIN_FILES
-    with Generator(in_worker=large) as generator:
+    code_target = targets_of(config)[0]
+    previous = Previous.read(code_target) if reuse else Previous()
+    raw = raw_schema_files(config.schema_dir)
+    tree_digest = tree_inputs(config, raw)
+    with ExitStack() as stack:
+        # Workers start first: their import of the generator overlaps the loading below.
+        workers = [
+            stack.enter_context(Generator(in_worker=True))
+            for _ in range(_workers(len(raw), previous, tree_digest))
+        ]
         tree = load_tree(config.schema_dir)
         contracts = _with_tools(config, _contracts(config, tree))
-        skeleton = build_skeleton(tree)
-        with scratch_dir("maverick-skeleton-") as folder:
-            for rel, document in skeleton.documents.items():
-                path = Path(folder) / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(document), encoding="utf-8")
-            single = contracts[0].schema.module_parts if len(contracts) == 1 else None
-            generator.submit(
-                Path(folder),
-                single_module=(*single[:-1], single[-1] + ".py") if single else None,
-                shown=config.schema_dir,
-            )
-            check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
-            all_header = header(
-                f"{config.display(config.schema_dir)}/ and [tool.maverick-codegen]",
-                digest(tree.files, names_digest(config)),
-            )
-            own = package_inits(config, tree, contracts, all_header)
-            output_schemas = {
-                # An agent's form is what the Claude CLI accepts; a tool's is exact.
-                c.name: structured_output_schema(tree, c.schema, for_cli=bool(c.agents))
-                for c in contracts
-                if c.agents or c.tools or c.tool_inputs
-            }
-            own.update(registry_files(contracts, config, output_schemas, all_header))
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                # ruff runs in its own process: format our files while the generator works (on
-                # one thread: a worker generating a large tree has the other core).
-                own_formatted = pool.submit(format_python, own, threads=1)
-                # Every schema object compiles, referenced or not: an unknown keyword anywhere
-                # is refused.
-                definitions = [(s, p) for s in tree.files for p in _definitions(s)]
-                compile_predicates(tree, definitions, readable=False)
-                validators = Validators(tree, skeleton)
-                if generator.in_worker:  # the usual module: one contract's classes
-                    for contract in contracts:
-                        validators.of([contract])
-                modules = generator.result()
-                assembled = assemble_modules(tree, skeleton, contracts, modules, validators)
-                files = format_python(assembled)
-                files.update(own_formatted.result())
-    return Plan(config, tree, tuple(contracts), files, output_schemas)
+        inputs = {c.name: contract_inputs(tree, c.schema, config) for c in contracts}
+        group = cyclic_group(tree, contracts)
+        shared = group_inputs(group, inputs)
+        code = FileSet(previous)
+        todo = to_regenerate(contracts, inputs, code, group, shared)
+        for contract in todo:
+            check_supported(contract.schema)
+        wanted = _wanted_workers(len(closure_of(tree, todo)), started=len(workers))
+        workers += [
+            stack.enter_context(Generator(in_worker=True)) for _ in range(wanted - len(workers))
+        ]
+        scratch = stack.enter_context(scratch_dir("maverick-skeleton-"))
+        modules = Modules(
+            tree,
+            todo,
+            group=group,
+            workers=workers[:wanted],
+            scratch=Path(scratch),
+            shown=config.schema_dir,
+        )
+        check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
+        forms = Forms(tree, contracts)
+        for own in own_files(config, contracts):
+            code.add(own.rel, own.inputs, own.render)
+        own_fresh = code.fresh(".py")
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # ruff runs in its own process: format our files while the generator works (on
+            # one thread: a worker generating a large tree has the other core).
+            own_formatted = pool.submit(format_python, own_fresh, threads=1)
+            _add_data(code, contracts, inputs, forms)
+            modules.compile()
+            generated = modules.result({**inputs, "": shared})
+            for contract in contracts:
+                rel = module_path(contract)
+                code.add(rel, inputs[contract.name], partial(generated.__getitem__, rel))
+            _add_shared(code, generated, group, todo, shared)
+            fresh = {rel: t for rel, t in code.fresh(".py").items() if rel not in own_fresh}
+            code.texts.update(format_python(fresh))
+            code.texts.update(own_formatted.result())
+    content = {"$comment": f"{GENERATED_MARK} from {config.display(config.schema_dir)}/. "
+               "DO NOT EDIT. Every file of this folder that is generated is listed in files, "
+               "with its record."}  # fmt: skip
+    files = code.with_manifest(PurePosixPath(PACKAGE_INDEX), content, tree_digest)
+    regenerated = tuple(c.name for c in todo)
+    all_inputs = {**inputs, "": tree_digest}
+    return Plan(config, tree, tuple(contracts), all_inputs, files, forms, regenerated, reuse)
 
 
-def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence[Contract]) -> str:
+def _add_data(
+    code: FileSet, contracts: Sequence[Contract], inputs: Mapping[str, str], forms: Forms
+) -> None:
+    """The package data: each contract's schema document, and its form when it has one."""
+    for c in contracts:
+        code.add(data_path("schemas", c), inputs[c.name], partial(dump, c.schema.data))
+        if c.name in forms:
+            structured = data_path("structured-output", c)
+            code.add(structured, inputs[c.name], partial(_dump_form, forms, c.name))
+
+
+def _dump_form(forms: Mapping[str, dict[str, Any]], name: str) -> str:
+    return dump(forms[name])
+
+
+def _add_shared(
+    code: FileSet,
+    generated: Mapping[PurePosixPath, str],
+    group: Sequence[Contract],
+    todo: Sequence[Contract],
+    shared: str,
+) -> None:
+    """The modules a group shares: as generated now when the group was, else as the previous
+    generation left them (:func:`~codegen.generate.units.to_regenerate` found them current)."""
+    if not group:
+        return
+    members = {c.name for c in group}
+    regenerated = any(c.name in members for c in todo)
+    found = generated if regenerated else code.previous.texts
+    for rel in sorted(rel for rel in found if is_shared_module(rel) and rel not in code.texts):
+        code.add(rel, shared, partial(generated.__getitem__, rel))
+
+
+def _catalog(
+    config: Config,
+    docs_file: Path,
+    tree: SchemaTree,
+    contracts: Sequence[Contract],
+    inputs: str,
+) -> str:
     export = None
     if config.export_dir is not None:
         index = config.export_dir / EXPORT_INDEX
@@ -204,11 +334,5 @@ def _docs(config: Config, docs_file: Path, tree: SchemaTree, contracts: Sequence
         docs_file=docs_file,
         source=f"{config.display(config.schema_dir)}/",
         export=export,
+        inputs=inputs,
     )
-
-
-def _definitions(schema: SchemaFile) -> list[str]:
-    """The pointers of a file's root and of each of its ``$defs`` entries."""
-    defs = schema.data.get("$defs")
-    names = list(defs) if isinstance(defs, dict) else []
-    return ["", *(f"/$defs/{escape_pointer(name)}" for name in names)]

@@ -8,7 +8,9 @@ Every edit is located through the module's syntax tree, never by searching text:
 * ``StrictInt`` becomes ``JsonInt`` and ``StrictFloat`` becomes ``JsonNumber`` (both from the
   generated ``_types`` module), in field annotations, aliases and class bases alike. JSON
   Schema's ``integer`` accepts ``1.0``, which ``StrictInt`` refuses; its ``number`` keeps
-  integers exact, which ``StrictFloat`` would round to a float.
+  integers exact, which ``StrictFloat`` would round to a float;
+* every model's configuration says ``defer_build=True``: Pydantic builds its validator on
+  first use, not when its module is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from codegen.generate.validators import ModuleChecks
 
 __all__ = [
     "TYPES_MODULE",
+    "defer_builds",
     "edit_module",
     "nested_classes",
     "rebuild_forward_references",
@@ -278,6 +281,35 @@ def rebuild_forward_references(code: str) -> str:
         return code
     rebuilds = "\n".join(f"{name}.model_rebuild()" for name in late)
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
+
+
+def defer_builds(code: str) -> str:
+    """Add ``defer_build=True`` to the ``model_config`` of every class of the module."""
+    lines = code.split("\n")
+    calls = [
+        statement.value
+        for node in ast.parse(code).body
+        if isinstance(node, ast.ClassDef)
+        for statement in node.body
+        if isinstance(statement, ast.Assign)
+        and [t.id for t in statement.targets if isinstance(t, ast.Name)] == ["model_config"]
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Name)
+        and statement.value.func.id == "ConfigDict"
+    ]
+    for call in reversed(calls):
+        row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
+        items = [*call.args, *(k.value for k in call.keywords)]
+        added = "defer_build=True"
+        if items:
+            last = items[-1]
+            text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()
+            start = last.end_col_offset or 0
+            tail = text[start : len(text) - len(lines[row].encode()) + end]
+            added = f"{added}," if b"," in tail else f", {added}"
+        raw = lines[row].encode("utf-8")  # offsets count UTF-8 bytes
+        lines[row] = (raw[:end] + added.encode() + raw[end:]).decode()
+    return "\n".join(lines)
 
 
 def _type_names(tree: ast.Module) -> Iterator[ast.Name]:

@@ -37,7 +37,7 @@ skips exactly the keywords recorded here as *kept* at each node.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,17 +81,19 @@ class Skeleton:
         return self.kept.get((rel, pointer), frozenset())
 
 
-def build_skeleton(tree: SchemaTree) -> Skeleton:
-    """The skeleton of every file of ``tree``."""
+def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) -> Skeleton:
+    """The skeleton of ``files`` (which hold every file they reference), by default of every
+    file of ``tree``."""
+    files = tree.files if files is None else files
     skeleton = Skeleton()
-    for schema in tree.files:
+    for schema in files:
         rel = schema.rel.as_posix()
         skeleton.classes.add((rel, ""))
         for name, entry in (schema.data.get("$defs") or {}).items():
             if isinstance(entry, dict) and isinstance(entry.get("title"), str):
                 skeleton.classes.add((rel, f"/$defs/{escape_pointer(name)}"))
     defaults = _Defaults(tree)
-    for schema in tree.files:
+    for schema in files:
         rel = schema.rel.as_posix()
         stripper = _Stripper(tree, schema, skeleton, defaults)
         document = stripper.node(schema.data, "")

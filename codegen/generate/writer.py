@@ -4,8 +4,10 @@ Every changed file of every output is first written to a temporary file beside i
 only when all of them are written are they renamed into place. A failure before that point
 removes the temporary files and leaves the previous generation untouched. While the renames
 (and removals of stale files) run, Ctrl-C (SIGINT) is held back and delivered right after: an
-interruption leaves the previous generation or the new one, never a mix. Only files that
-their target recognises as generated (:mod:`codegen.generate.targets`) are ever replaced or deleted.
+interruption leaves the previous generation or the new one, never a mix. Each folder's manifest
+is renamed last: a run killed outright (no signal to hold back) leaves the previous manifest,
+whose inputs no longer match, and ``check`` fails. Only files that their target recognises as
+generated (:mod:`codegen.generate.targets`) are ever replaced or deleted.
 """
 
 from __future__ import annotations
@@ -98,7 +100,12 @@ def write_outputs(outputs: Iterable[Output]) -> WriteReport:
     staged: list[tuple[Path, Path]] = []
     try:
         for plan in plans:
-            for rel, text in sorted(plan.changed.items()):
+            # A folder's manifest goes last: a generation cut short (a crash, a kill) leaves
+            # the previous manifest, whose inputs then no longer match, so `check` fails.
+            last = plan.target.manifest
+            for rel, text in sorted(
+                plan.changed.items(), key=lambda item: (item[0] == last, item[0])
+            ):
                 target = _target(plan.target.folder, rel)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 staged.append((stage_text(target, text), target))

@@ -1,4 +1,4 @@
-"""The drift check: changed, missing, stale and hand-written files, exit codes, the cache."""
+"""The drift check: changed, missing, stale and hand-written files, exit codes, the records."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from codegen.core import inputs
+from codegen.generate import plan
 from tests.conftest import REPO, run
 
 PATH = "out/golden_contracts"
@@ -36,7 +38,7 @@ def test_schema_edited_without_regenerating_fails_naming_the_file(
     make_project: Callable[[str], Path],
 ) -> None:
     project = generated(make_project)
-    assert run(project, "check")[0] == 0  # records the fast-path stamp
+    assert "by their records" in run(project, "check")[1]
     schema = project / "schemas/tools/problem.json"
     doc = json.loads(schema.read_text())
     doc["properties"]["file"]["description"] = "Path of the file, relative to the root."
@@ -74,12 +76,20 @@ def test_hand_written_file_in_generated_folder_is_reported_and_never_overwritten
     assert (project / PATH / "tools/problem.py").read_text() == "# mine\n"
 
 
-def test_no_cache_option_forces_regeneration(make_project: Callable[[str], Path]) -> None:
+def test_no_cache_option_forces_regeneration(
+    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = generated(make_project)
     assert run(project, "check")[0] == 0
+    built: list[bool] = []
+    real = plan.build_plan
+    monkeypatch.setattr(
+        plan, "build_plan", lambda *a, **k: built.append(k["reuse"]) or real(*a, **k)
+    )
     code, out = run(project, "check", "--no-cache")
     assert code == 0
-    assert "inputs and outputs unchanged" not in out
+    assert "by their records" not in out
+    assert built == [False]  # everything regenerated in memory, no record trusted
 
 
 # The Markdown catalog and the export folder are targets like the Python package.
@@ -118,12 +128,11 @@ def test_schema_edit_not_reexported_fails_for_docs_and_export(
         f"{EXPORT}/schemas/tools/problem.json",
     ],
 )
-def test_hand_edit_of_any_generated_file_is_caught_even_with_the_cache(
+def test_hand_edit_of_any_generated_file_is_caught(
     make_project: Callable[[str], Path], path: str
 ) -> None:
     project = generated(make_project)
-    assert run(project, "check")[0] == 0
-    assert "inputs and outputs unchanged" in run(project, "check")[1]
+    assert "by their records" in run(project, "check")[1]
     target = project / path
     edited = target.read_text().replace("problem", "problème")
     assert edited != target.read_text()
@@ -189,30 +198,97 @@ def test_files_not_marked_as_generated_are_never_overwritten(
 @pytest.mark.parametrize(
     "source", ["generate/support.py", "core/loader.py", "generate/templates/header.py.j2"]
 )
-def test_an_edit_anywhere_in_the_generator_invalidates_the_cache(
+def test_an_edit_anywhere_in_the_generator_makes_every_file_stale(
     make_project: Callable[[str], Path], tmp_path: Path, source: str
 ) -> None:
-    """The cache key covers every source file of the generator, whatever its depth."""
+    """The records name every source file of the generator, whatever its depth."""
     project = generated(make_project)
     generator = tmp_path / "generator"
     shutil.copytree(
         REPO / "codegen", generator / "codegen", ignore=shutil.ignore_patterns("__pycache__")
     )
 
-    def check() -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "codegen", "check"],
+    def codegen(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "codegen", *args],
             cwd=project,
             env={**os.environ, "PYTHONPATH": str(generator)},
             capture_output=True,
             text=True,
             check=False,
         )
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done.stdout
 
-    assert "up to date" in check()
-    assert "inputs and outputs unchanged" in check()
+    assert "by their records" in codegen("check").stdout
     edited = generator / "codegen" / source
     edited.write_text(edited.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert "inputs and outputs unchanged" not in check()
+    done = codegen("check")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"changed: {PATH}/tools/problem.py" in done.stdout  # its record names the generator
+    assert "-# Inputs: sha256:" in done.stdout
+    assert codegen("generate").returncode == 0
+    assert "by their records" in codegen("check").stdout
+
+
+@pytest.mark.parametrize("tool", ["datamodel-code-generator", "ruff"])
+def test_another_version_of_a_pinned_tool_makes_every_file_stale(
+    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch, tool: str
+) -> None:
+    project = generated(make_project)
+    real = inputs.version
+    monkeypatch.setattr(inputs, "version", lambda name: "0.0.1" if name == tool else real(name))
+    inputs.generator_digest.cache_clear()
+    try:
+        code, out = run(project, "check")
+    finally:
+        monkeypatch.undo()
+        inputs.generator_digest.cache_clear()
+    assert code == 1
+    assert "by their records" not in out
+    assert f"changed: {PATH}/tools/problem.py" in out
+
+
+def test_a_fresh_clone_is_checked_by_its_records_without_generating(
+    make_project: Callable[[str], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No cache anywhere: a copy of the project (what CI checks out) passes on its records."""
+    project = generated(make_project)
+    clone = tmp_path / "clone"
+    shutil.copytree(project, clone)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("check generated something")
+
+    monkeypatch.setattr(plan, "build_plan", refuse)
+    code, out = run(clone, "check")
+    assert code == 0, out
+    assert out == "generated code is up to date (19 files, by their records)\n"
+
+
+@pytest.mark.parametrize("renamed", range(6))
+def test_a_generation_killed_between_two_renames_never_passes_check(
+    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch, renamed: int
+) -> None:
+    """A crash (no signal to hold back) after some files are in place: old and new files side
+    by side, which ``check`` refuses; the next ``generate`` repairs it."""
+    project = generated(make_project)
+    schema = project / "schemas/tools/problem.json"
+    schema.write_text(schema.read_text().replace('"File path."', '"Path of the file."'))
+    done = 0
+    real = os.replace
+
+    def crash(src: str, dst: str) -> None:
+        nonlocal done
+        if done == renamed:
+            raise SystemExit("killed")
+        done += 1
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(SystemExit):
+        run(project, "generate")
+    monkeypatch.undo()
+    for leftover in project.rglob(".*.tmp"):
+        leftover.unlink()  # a killed process leaves its staged files; check ignores them too
+    assert run(project, "check")[0] == 1
+    assert run(project, "generate")[0] == 0
+    assert run(project, "check")[0] == 0

@@ -20,8 +20,9 @@ from codegen.generate import _dmcg, plan
 from tests.conftest import REPO
 
 
-def _plans(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[plan.Plan, plan.Plan]:
-    """The plan of a tree in this process, then in a worker; asserts each took its path."""
+def _plans(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> list[plan.Plan]:
+    """The plan of a tree in this process, in one worker, then split between two workers;
+    asserts each took its path."""
     config = load_config(config_file)
     used: list[bool] = []
     real = _dmcg.Generator.__init__
@@ -31,30 +32,36 @@ def _plans(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[plan.Pla
         real(self, in_worker=in_worker)
 
     monkeypatch.setattr(_dmcg.Generator, "__init__", spy)
-    here = plan.build_plan(config)
-    monkeypatch.setattr(plan, "WORKER_MIN_FILES", 1)
-    there = plan.build_plan(config)
-    assert used == [False, True]
-    return here, there
+    files = len(list(config.schema_dir.rglob("*.json")))
+    plans = []
+    for threshold, workers in ((files + 1, [False]), (files // 2 + 1, [True]), (1, [True] * 2)):
+        monkeypatch.setattr(plan, "WORKER_MIN_FILES", threshold)
+        used.clear()
+        plans.append(plan.build_plan(config))
+        assert used == workers
+    return plans
 
 
-def test_the_project_s_contracts_are_the_same_from_a_worker(
+def test_the_project_s_contracts_are_the_same_from_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    here, there = _plans(REPO / "pyproject.toml", monkeypatch)
+    here, one, two = _plans(REPO / "pyproject.toml", monkeypatch)
     assert len(here.files) > 33
-    assert there.files == here.files
+    assert one.files == here.files
+    assert two.files == here.files
 
 
-def test_a_shared_module_is_the_same_from_a_worker(
+def test_a_shared_module_is_the_same_from_workers(
     make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two files that reference each other share the generator's ``_internal`` module."""
+    """Two files that reference each other share the generator's ``_internal`` module, which
+    one worker generates with both; a third file, apart, goes to the other worker."""
     project = make_project("single_file")
     schemas = project / "schemas"
     shutil.rmtree(schemas)
     (schemas / "tree").mkdir(parents=True)
-    for name, title, other in (("a_node", "ANode", "b_node"), ("b_node", "BNode", "a_node")):
+    pairs = (("a_node", "ANode", "b_node"), ("b_node", "BNode", "a_node"), ("c_node", "CNode", ""))
+    for name, title, other in pairs:
         document = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"https://example.test/tree/{name}.json",
@@ -63,15 +70,25 @@ def test_a_shared_module_is_the_same_from_a_worker(
             "type": "object",
             "properties": {
                 "name": {"type": "string", "minLength": 1},
-                "other": {"anyOf": [{"$ref": f"{other}.json"}, {"type": "null"}], "default": None},
+                **(
+                    {
+                        "other": {
+                            "anyOf": [{"$ref": f"{other}.json"}, {"type": "null"}],
+                            "default": None,
+                        }
+                    }
+                    if other
+                    else {}
+                ),
             },
             "required": ["name"],
             "additionalProperties": False,
         }
         (schemas / "tree" / f"{name}.json").write_text(json.dumps(document, indent=2))
-    here, there = _plans(project / "pyproject.toml", monkeypatch)
+    here, one, two = _plans(project / "pyproject.toml", monkeypatch)
     assert any(path.name == "_internal.py" for path in here.files)
-    assert there.files == here.files
+    assert one.files == here.files
+    assert two.files == here.files
 
 
 def test_the_worker_raises_the_generator_s_error_as_this_process_does(tmp_path: Path) -> None:
