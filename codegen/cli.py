@@ -71,15 +71,17 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate import drift  # noqa: PLC0415
+    from codegen.generate.targets import Disk  # noqa: PLC0415
 
+    disk = Disk()
     if not args.no_cache:
-        count = drift.verify(config)
+        count = drift.verify(config, disk)
         if count is not None:
             print(f"generated code is up to date ({count} files, by their records)", file=out)
             return EXIT_OK
     from codegen.generate.plan import build_plan  # noqa: PLC0415
 
-    plan = build_plan(config, reuse=not args.no_cache)
+    plan = build_plan(config, reuse=not args.no_cache, disk=disk)
     result = drift.compare(plan.outputs)
     if result.clean:
         count = sum(len(output.files) for output in plan.outputs)

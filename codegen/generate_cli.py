@@ -45,15 +45,17 @@ def generate(config: Config, out: TextIO) -> None:
     """Generate what changed since the last generation (every output, when the records on
     disk say nothing is current); raises :class:`CodegenError` for bad input."""
     from codegen.generate.drift import verify  # noqa: PLC0415
+    from codegen.generate.targets import Disk  # noqa: PLC0415
 
-    count = verify(config)
+    disk = Disk()  # every generated file is read once, for all three steps
+    count = verify(config, disk)
     if count is not None:
         print(f"up to date: {count} generated files match their records", file=out, flush=True)
         return
     from codegen.generate.plan import build_plan  # noqa: PLC0415
     from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
-    plan = build_plan(config, reuse=True)
+    plan = build_plan(config, reuse=True, disk=disk)
     report = write_outputs(plan.outputs)
     print_report(report, out)
     print(

@@ -6,6 +6,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -56,7 +57,16 @@ class Config:
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
-        return path.resolve().relative_to(self.root.resolve()).as_posix()
+        return path.resolve().relative_to(self._resolved_root).as_posix()
+
+    @cached_property
+    def _resolved_root(self) -> Path:
+        return self.root.resolve()
+
+    @cached_property
+    def shown_schema_dir(self) -> str:
+        """The schema folder as :meth:`display` shows it (asked for once per contract)."""
+        return self.display(self.schema_dir)
 
 
 def _inside(root: Path, path: Path, what: str, where: Location) -> Path:

@@ -117,7 +117,7 @@ def contract_config(config: Config, title: str) -> dict[str, Any]:
     """The part of the configuration that shapes the files of contract ``title``: where the
     schemas are shown from, the package, and the agents and tools that name it."""
     return {
-        "schema_dir": config.display(config.schema_dir),
+        "schema_dir": config.shown_schema_dir,
         "package": config.package,
         "agents": sorted(a for a, t in config.agents.items() if t == title),
         "tools": sorted(n for n, t in config.tools.items() if t == title),

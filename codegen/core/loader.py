@@ -112,17 +112,25 @@ class SchemaTree:
         """The files ``schema`` references directly (itself only if it names its own file)."""
         return self._references[schema.rel]
 
+    @cached_property
+    def _closures(self) -> dict[PurePosixPath, tuple[SchemaFile, ...]]:
+        return {}
+
     def closure(self, start: SchemaFile) -> list[SchemaFile]:
         """``start`` and every file it references, directly or not, in a stable order."""
-        seen: dict[PurePosixPath, SchemaFile] = {}
-        pending = [start]
-        while pending:
-            current = pending.pop()
-            if current.rel in seen:
-                continue
-            seen[current.rel] = current
-            pending.extend(self._references[current.rel])
-        return [seen[rel] for rel in sorted(seen)]
+        found = self._closures.get(start.rel)
+        if found is None:
+            seen: dict[PurePosixPath, SchemaFile] = {}
+            pending = [start]
+            while pending:
+                current = pending.pop()
+                if current.rel in seen:
+                    continue
+                seen[current.rel] = current
+                pending.extend(self._references[current.rel])
+            found = tuple(sorted(seen.values(), key=lambda f: f.rel.parts))
+            self._closures[start.rel] = found
+        return list(found)
 
 
 # Keywords whose value is one subschema, a map of names to subschemas, or a list of them.
@@ -206,7 +214,9 @@ def parse_schema(path: Path, raw: bytes) -> tuple[str, Any]:
         ) from exc
     except ValueError as exc:
         raise SchemaError(f"malformed JSON: {exc}", _duplicate_at(path, text, exc), "JSON") from exc
-    pointer = _too_deep(data)
+    # Nesting deeper than MAX_DEPTH takes more than MAX_DEPTH opening brackets.
+    deep = text.count("{") + text.count("[") > MAX_DEPTH
+    pointer = _too_deep(data) if deep else None
     if pointer is not None:
         line, column = JsonPositions(text).line_col(pointer)
         raise SchemaError(

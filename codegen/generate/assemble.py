@@ -19,7 +19,6 @@ from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
 from codegen.generate.header import header
 from codegen.generate.postprocess import (
-    defer_builds,
     edit_module,
     nested_classes,
     rebuild_forward_references,
@@ -135,7 +134,7 @@ def assemble_modules(
         code = edit_module(code, validators.of(owners), depth, where)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
-        code = rebuild_forward_references(defer_builds(code))
+        code = rebuild_forward_references(code)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:

@@ -23,7 +23,7 @@ from codegen.core.config import Config
 from codegen.core.inputs import tree_inputs
 from codegen.generate.records import body_digest, header_record, read_manifest
 from codegen.generate.reuse import carries_record
-from codegen.generate.targets import Output, Target, targets_of
+from codegen.generate.targets import Disk, Output, Target, targets_of
 
 __all__ = ["Drift", "compare", "verify"]
 
@@ -53,7 +53,7 @@ def compare(outputs: Iterable[Output]) -> Drift:
     foreign: list[str] = []
     for output in outputs:
         target = output.target
-        on_disk = target.on_disk()
+        on_disk = output.current()
         ours = target.ownership.generated(on_disk)
         for rel, text in sorted(output.files.items()):
             shown = target.show(rel)
@@ -73,13 +73,14 @@ def compare(outputs: Iterable[Output]) -> Drift:
     return Drift(changed, tuple(missing), tuple(stale), tuple(foreign))
 
 
-def verify(config: Config) -> int | None:
+def verify(config: Config, disk: Disk | None = None) -> int | None:
     """The number of generated files when every target is what generation would write, by the
     records alone; None when something differs (or cannot be told without generating)."""
     inputs = tree_inputs(config)
+    disk = disk or Disk()
     count = 0
     for target in targets_of(config):
-        on_disk = target.on_disk()
+        on_disk = disk.files(target)
         if not _verified(target, on_disk, inputs):
             return None
         count += len(on_disk)

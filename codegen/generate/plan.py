@@ -46,6 +46,7 @@ from codegen.generate.targets import (
     EXPORT_INDEX,
     GENERATED_MARK,
     PACKAGE_INDEX,
+    Disk,
     Output,
     Target,
     export_target,
@@ -105,16 +106,15 @@ class Plan:
     files: Mapping[PurePosixPath, str]
     output_schemas: Mapping[str, dict[str, Any]]  # the forms of agent and tool contracts
     regenerated: tuple[str, ...]  # the contracts whose modules were generated, not reused
-    reuse: bool = False
+    disk: Disk | None = None  # with reuse: the files on disk, as the plan read them
 
     def export_to(self, target: Target) -> Output:
         """The export, for ``target`` (reusing its files on disk when the plan reuses)."""
-        files = FileSet(Previous.read(target) if self.reuse else None)
+        files = FileSet(Previous.read(target, self.disk) if self.disk else None)
         source = f"{self.config.display(self.config.schema_dir)}/"
         content = render_export(files, self.contracts, self.output_schemas, self.inputs, source)
-        return Output(
-            target, files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
-        )
+        manifest = files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
+        return Output(target, manifest, self.disk.files(target) if self.disk else None)
 
     @cached_property
     def export_files(self) -> Mapping[PurePosixPath, str]:
@@ -130,13 +130,16 @@ class Plan:
             "docs": self._docs_files,
             "export": lambda target: self.export_files,
         }
-        return tuple(Output(t, render[t.name](t)) for t in targets_of(self.config))
+        return tuple(
+            Output(t, render[t.name](t), self.disk.files(t) if self.disk else None)
+            for t in targets_of(self.config)
+        )
 
     def _docs_files(self, target: Target) -> Mapping[PurePosixPath, str]:
         docs_file = self.config.docs_file
         if docs_file is None:
             return {}
-        files = FileSet(Previous.read(target) if self.reuse else None)
+        files = FileSet(Previous.read(target, self.disk) if self.disk else None)
         files.add(
             PurePosixPath(docs_file.name),
             self.inputs[""],
@@ -167,7 +170,7 @@ def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
             Contract(
                 schema=schema,
                 module=".".join((config.package, *schema.module_parts)),
-                schema_file=config.display(schema.path),
+                schema_file=PurePosixPath(config.shown_schema_dir, schema.rel).as_posix(),
                 agents=agents,
                 rules=rule_messages(schema.data),
             )
@@ -217,10 +220,14 @@ def _wanted_workers(files: int, *, started: int) -> int:
     return 1 if files >= WORKER_MIN_FILES or (started and files) else 0
 
 
-def build_plan(config: Config, *, reuse: bool = False) -> Plan:
-    """Load, check and render everything; raises :class:`CodegenError` on bad input."""
+def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None) -> Plan:
+    """Load, check and render everything; raises :class:`CodegenError` on bad input.
+
+    With ``reuse``, files are taken from the previous generation where they are current
+    (``disk``: the files on disk, when the caller read them already)."""
+    disk = (disk or Disk()) if reuse else None
     code_target = targets_of(config)[0]
-    previous = Previous.read(code_target) if reuse else Previous()
+    previous = Previous.read(code_target, disk) if disk else Previous()
     raw = raw_schema_files(config.schema_dir)
     tree_digest = tree_inputs(config, raw)
     with ExitStack() as stack:
@@ -276,7 +283,7 @@ def build_plan(config: Config, *, reuse: bool = False) -> Plan:
     files = code.with_manifest(PurePosixPath(PACKAGE_INDEX), content, tree_digest)
     regenerated = tuple(c.name for c in todo)
     all_inputs = {**inputs, "": tree_digest}
-    return Plan(config, tree, tuple(contracts), all_inputs, files, forms, regenerated, reuse)
+    return Plan(config, tree, tuple(contracts), all_inputs, files, forms, regenerated, disk)
 
 
 def _add_data(

@@ -24,7 +24,6 @@ from codegen.generate.validators import ModuleChecks
 
 __all__ = [
     "TYPES_MODULE",
-    "defer_builds",
     "edit_module",
     "nested_classes",
     "rebuild_forward_references",
@@ -50,8 +49,9 @@ def _add_imports(lines: list[str], imports: Sequence[str]) -> None:
 
 
 def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) -> str:
-    """Insert each validator into its class and the predicates after the classes, and rename
-    ``StrictInt`` / ``StrictFloat``: one parse, every edit applied from the bottom up."""
+    """Insert each validator into its class and the predicates after the classes, rename
+    ``StrictInt`` / ``StrictFloat`` and defer every model's build: one parse, every edit
+    applied from the bottom up."""
     tree = ast.parse(code)
     lines = code.split("\n")
     imports: list[str] = []
@@ -62,6 +62,9 @@ def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) ->
         functions += checks.functions.split("\n")
         edits.append((len(lines), 0, lambda: lines.extend(functions)))
         imports.append("from typing import Any")
+    for call in _config_calls(tree):
+        row = call.end_lineno or call.lineno
+        edits.append((row, 0, functools.partial(_defer_build, lines, call)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for check in checks.classes:
         node = classes.get(check.class_name)
@@ -266,6 +269,8 @@ def rebuild_forward_references(code: str) -> str:
     where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
     end of the module completes the model before any other module can subclass it.
     """
+    if code.count("\nclass ") < 2:  # one class names no later one
+        return code
     tree = ast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     order = {node.name: index for index, node in enumerate(classes)}
@@ -283,33 +288,35 @@ def rebuild_forward_references(code: str) -> str:
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
-def defer_builds(code: str) -> str:
-    """Add ``defer_build=True`` to the ``model_config`` of every class of the module."""
-    lines = code.split("\n")
-    calls = [
-        statement.value
-        for node in ast.parse(code).body
-        if isinstance(node, ast.ClassDef)
-        for statement in node.body
-        if isinstance(statement, ast.Assign)
-        and [t.id for t in statement.targets if isinstance(t, ast.Name)] == ["model_config"]
-        and isinstance(statement.value, ast.Call)
-        and isinstance(statement.value.func, ast.Name)
-        and statement.value.func.id == "ConfigDict"
-    ]
-    for call in reversed(calls):
-        row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
-        items = [*call.args, *(k.value for k in call.keywords)]
-        added = "defer_build=True"
-        if items:
-            last = items[-1]
-            text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()
-            start = last.end_col_offset or 0
-            tail = text[start : len(text) - len(lines[row].encode()) + end]
-            added = f"{added}," if b"," in tail else f", {added}"
-        raw = lines[row].encode("utf-8")  # offsets count UTF-8 bytes
-        lines[row] = (raw[:end] + added.encode() + raw[end:]).decode()
-    return "\n".join(lines)
+def _config_calls(tree: ast.Module) -> Iterator[ast.Call]:
+    """The ``ConfigDict(...)`` call of each class's ``model_config``."""
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for statement in node.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and [t.id for t in statement.targets if isinstance(t, ast.Name)] == ["model_config"]
+                and isinstance(statement.value, ast.Call)
+                and isinstance(statement.value.func, ast.Name)
+                and statement.value.func.id == "ConfigDict"
+            ):
+                yield statement.value
+
+
+def _defer_build(lines: list[str], call: ast.Call) -> None:
+    """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis."""
+    row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
+    items = [*call.args, *(k.value for k in call.keywords)]
+    added = "defer_build=True"
+    if items:
+        last = items[-1]
+        text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()
+        start = last.end_col_offset or 0
+        tail = text[start : len(text) - len(lines[row].encode()) + end]
+        added = f"{added}," if b"," in tail else f", {added}"
+    raw = lines[row].encode("utf-8")  # offsets count UTF-8 bytes
+    lines[row] = (raw[:end] + added.encode() + raw[end:]).decode()
 
 
 def _type_names(tree: ast.Module) -> Iterator[ast.Name]:

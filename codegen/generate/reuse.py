@@ -25,7 +25,7 @@ from codegen.generate.records import (
     read_manifest,
     seal,
 )
-from codegen.generate.targets import Target
+from codegen.generate.targets import Disk, Target
 
 __all__ = ["FileSet", "Previous", "carries_record"]
 
@@ -46,8 +46,8 @@ class Previous:
     manifest: Manifest | None = None
 
     @classmethod
-    def read(cls, target: Target) -> Previous:
-        on_disk = target.on_disk()
+    def read(cls, target: Target, disk: Disk | None = None) -> Previous:
+        on_disk = (disk or Disk()).files(target)
         generated = target.ownership.generated(on_disk)
         manifest = None
         if target.manifest is not None and target.manifest in generated:

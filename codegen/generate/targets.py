@@ -25,6 +25,7 @@ records the inputs of the whole generation and the record of every file
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -37,6 +38,7 @@ __all__ = [
     "GENERATED_MARK",
     "PACKAGE_INDEX",
     "AnyOwned",
+    "Disk",
     "HeaderOwned",
     "IndexOwned",
     "Output",
@@ -51,11 +53,27 @@ EXPORT_INDEX = "index.json"
 PACKAGE_INDEX = "_index.json"
 
 
-def _read(path: Path) -> str | None:
+def _read(path: str) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _walk(folder: Path, suffix: str | None) -> list[tuple[PurePosixPath, str]]:
+    """Every file below ``folder`` (ending with ``suffix`` when given), by relative path, with
+    its full path; sorted."""
+    found = []
+    root = str(folder)
+    for current, folders, names in os.walk(root):
+        folders.sort()
+        base = os.path.relpath(current, root)
+        for name in names:
+            if suffix is None or name.endswith(suffix):
+                rel = name if base == "." else f"{base}/{name}".replace(os.sep, "/")
+                found.append((rel, os.path.join(current, name)))
+    return [(PurePosixPath(rel), path) for rel, path in sorted(found)]
 
 
 class Ownership(Protocol):
@@ -80,11 +98,15 @@ class HeaderOwned:
     def scan(self, folder: Path) -> dict[PurePosixPath, str]:
         if not folder.is_dir():
             return {}
+        if self.pattern.startswith("**/*"):  # every file with that ending, at any depth
+            files = _walk(folder, self.pattern.removeprefix("**/*"))
+        else:  # one file
+            files = [(PurePosixPath(self.pattern), str(folder / self.pattern))]
         found = {}
-        for path in sorted(folder.glob(self.pattern)):
-            text = _read(path) if path.is_file() else None
+        for rel, path in files:
+            text = _read(path)
             if text is not None:
-                found[PurePosixPath(path.relative_to(folder).as_posix())] = text
+                found[rel] = text
         return found
 
     def generated(self, on_disk: Mapping[PurePosixPath, str]) -> frozenset[PurePosixPath]:
@@ -99,19 +121,17 @@ class IndexOwned:
     index: str = EXPORT_INDEX
     suffix: str | None = None
 
-    def _wanted(self, rel: PurePosixPath) -> bool:
+    def _wanted(self, rel: PurePosixPath) -> bool:  # a listed file of the kind it owns
         return self.suffix is None or rel.suffix == self.suffix
 
     def scan(self, folder: Path) -> dict[PurePosixPath, str]:
         if not folder.is_dir():
             return {}
         found = {}
-        for path in sorted(folder.rglob("*")):
-            rel = PurePosixPath(path.relative_to(folder).as_posix())
-            if path.is_file() and self._wanted(rel):
-                text = _read(path)
-                # A file that is not UTF-8 text is never ours: keep it visible as foreign.
-                found[rel] = text if text is not None else ""
+        for rel, path in _walk(folder, self.suffix):
+            text = _read(path)
+            # A file that is not UTF-8 text is never ours: keep it visible as foreign.
+            found[rel] = text if text is not None else ""
         return found
 
     def generated(self, on_disk: Mapping[PurePosixPath, str]) -> frozenset[PurePosixPath]:
@@ -171,10 +191,29 @@ class Target:
 
 @dataclass(frozen=True)
 class Output:
-    """A target and the files the plan renders for it, by path relative to its folder."""
+    """A target and the files the plan renders for it, by path relative to its folder, and
+    the target's files on disk as the plan read them (None: not read)."""
 
     target: Target
     files: Mapping[PurePosixPath, str]
+    on_disk: Mapping[PurePosixPath, str] | None = None
+
+    def current(self) -> Mapping[PurePosixPath, str]:
+        """The target's files on disk (as the plan read them, else read now)."""
+        return self.on_disk if self.on_disk is not None else self.target.on_disk()
+
+
+class Disk:
+    """The files of each target on disk, each target read once: one run's view of them, so
+    that checking, planning and writing do not read every generated file again."""
+
+    def __init__(self) -> None:
+        self._read: dict[Target, dict[PurePosixPath, str]] = {}
+
+    def files(self, target: Target) -> dict[PurePosixPath, str]:
+        if target not in self._read:
+            self._read[target] = target.on_disk()
+        return self._read[target]
 
 
 def _code_target(config: Config) -> Target:

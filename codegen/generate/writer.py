@@ -57,7 +57,7 @@ class _Changes:
 
 def _changes(output: Output) -> _Changes:
     target = output.target
-    on_disk = target.on_disk()
+    on_disk = output.current()
     ours = target.ownership.generated(on_disk)
     changed = {rel: text for rel, text in output.files.items() if on_disk.get(rel) != text}
     for rel in changed:
