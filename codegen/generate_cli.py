@@ -86,6 +86,15 @@ def _attempt(config: Config, out: TextIO, err: TextIO) -> None:
         print("generation failed; fix the file and save it again", file=out, flush=True)
 
 
+def _warm_up() -> None:
+    """Get the generator ready in this process: a save then regenerates its contracts here,
+    with no worker to start (a large first generation ran in workers)."""
+    from codegen.generate._dmcg import is_warm, warm_up  # noqa: PLC0415
+
+    if not is_warm():
+        warm_up()
+
+
 def watch(
     config_path: Path,
     out: TextIO,
@@ -100,6 +109,7 @@ def watch(
     try:
         config = load_config(config_path)
         _attempt(config, out, err)
+        _warm_up()
         while True:
             schema_dir = config.schema_dir.resolve()
 

@@ -29,6 +29,7 @@ __all__ = [
     "iter_subschemas",
     "load_tree",
     "parse_schema",
+    "pointer_of",
 ]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -57,19 +58,31 @@ class SchemaFile:
     def title(self) -> str:
         return str(self.data.get("title", ""))
 
-    @property
+    @cached_property
     def module_parts(self) -> tuple[str, ...]:
         """The generated module path below the output package, e.g. ``("agents", "finding")``."""
         return (*self.rel.parent.parts, self.rel.stem)
+
+    @cached_property
+    def ref_nodes(self) -> tuple[tuple[tuple[str | int, ...], dict[str, Any]], ...]:
+        """Every schema object holding ``$ref``, with its path of keys (:func:`pointer_of`),
+        in the order :func:`iter_subschemas` finds them."""
+        return tuple(_ref_nodes(self.data))
 
     @cached_property
     def file_refs(self) -> tuple[str, ...]:
         """Every ``$ref`` of this file that names another file."""
         return tuple(
             node["$ref"]
-            for _, node in iter_subschemas(self.data)
-            if isinstance(node.get("$ref"), str) and not node["$ref"].startswith("#")
+            for _, node in self.ref_nodes
+            if isinstance(node["$ref"], str) and not node["$ref"].startswith("#")
         )
+
+    @cached_property
+    def folder(self) -> str:
+        """The folder of this file below the schema folder, POSIX form (``""`` at the top)."""
+        parent = self.rel.parent.as_posix()
+        return "" if parent == "." else parent
 
     @cached_property
     def digest_text(self) -> bytes:
@@ -88,6 +101,10 @@ class SchemaTree:
         return {f.rel: f for f in self.files}
 
     @cached_property
+    def _by_name(self) -> Mapping[str, SchemaFile]:
+        return {f.rel.as_posix(): f for f in self.files}
+
+    @cached_property
     def by_title(self) -> Mapping[str, SchemaFile]:
         return {f.title: f for f in self.files}
 
@@ -96,8 +113,7 @@ class SchemaTree:
         target, _, fragment = ref.partition("#")
         if not target:
             return source, unquote(fragment)
-        rel = _normalize(source.rel.parent / target)
-        return self.by_rel[rel], unquote(fragment)
+        return self._by_name[_joined(source.folder, target)], unquote(fragment)
 
     @cached_property
     def _references(self) -> Mapping[PurePosixPath, tuple[SchemaFile, ...]]:
@@ -167,16 +183,44 @@ def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[st
                 yield from iter_subschemas(sub, f"{here}/{index}")
 
 
-def _normalize(path: PurePosixPath) -> PurePosixPath:
-    parts: list[str] = []
-    for part in path.parts:
+def _joined(folder: str, target: str) -> str:
+    """``target`` relative to ``folder`` (both POSIX, below the schema folder), normalized;
+    :class:`ValueError` if it leaves the schema folder."""
+    parts: list[str] = folder.split("/") if folder else []
+    for part in target.split("/"):
         if part == "..":
             if not parts:
                 raise ValueError("escapes the schema folder")
             parts.pop()
-        elif part != ".":
+        elif part not in (".", ""):
             parts.append(part)
-    return PurePosixPath(*parts)
+    return "/".join(parts)
+
+
+def _ref_nodes(document: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Every schema object of ``document`` holding ``$ref``, with its path of keys: what
+    :func:`iter_subschemas` walks, without building a pointer for every object."""
+    pending: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while pending:
+        path, node = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        if "$ref" in node:
+            yield path, node
+        children: list[tuple[tuple[str | int, ...], Any]] = []
+        for key, value in node.items():
+            if key in SCHEMA_ONE:
+                children.append(((*path, key), value))
+            elif key in SCHEMA_MAP and isinstance(value, dict):
+                children += [((*path, key, name), sub) for name, sub in value.items()]
+            elif key in SCHEMA_LIST and isinstance(value, list):
+                children += [((*path, key, index), sub) for index, sub in enumerate(value)]
+        pending.extend(reversed(children))
+
+
+def pointer_of(path: tuple[str | int, ...]) -> str:
+    """The JSON pointer of a path of keys."""
+    return "".join(f"/{escape_pointer(key)}" for key in path)
 
 
 def _reject_constant(name: str) -> Any:
@@ -283,13 +327,11 @@ def _check_identity(schema: SchemaFile) -> None:
 
 def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
     """Refuse a ``$ref`` of ``schema`` that is remote, leaves the tree or names nothing."""
-    for pointer, node in iter_subschemas(schema.data):
-        ref = node.get("$ref")
-        if ref is None:
-            continue
+    for path, node in schema.ref_nodes:
+        ref = node["$ref"]
+        where = _LazyLocation(schema, f"{pointer_of(path)}/$ref")
         if not isinstance(ref, str):
-            raise SchemaError("$ref must be a string", schema.loc(f"{pointer}/$ref"), "REF")
-        where = _LazyLocation(schema, f"{pointer}/$ref")
+            raise SchemaError("$ref must be a string", where.get(), "REF")
         parts = urlsplit(ref)
         if parts.scheme or parts.netloc:
             raise SchemaError(
@@ -301,12 +343,12 @@ def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, Sc
         target, _, fragment = ref.partition("#")
         if target:
             try:
-                rel = _normalize(schema.rel.parent / target)
+                rel = PurePosixPath(_joined(schema.folder, target))
             except ValueError:
                 raise SchemaError(
                     f"$ref {ref!r} escapes the schema folder", where.get(), "REF_INSIDE_TREE"
                 ) from None
-            if rel not in rels:
+            if rel not in rels or target.startswith("/"):
                 raise SchemaError(f"$ref {ref!r} names no schema file", where.get(), "REF_RESOLVES")
             target_file = files[rel]
         else:
@@ -340,21 +382,29 @@ def _pointer_exists(document: Any, pointer: str) -> bool:
     return True
 
 
-def load_tree(root: Path) -> SchemaTree:
+def load_tree(root: Path, *, reuse: SchemaTree | None = None) -> SchemaTree:
     """Load and check every ``*.json`` file below ``root``.
 
     Raises :class:`SchemaError` for malformed JSON (with line and column), a missing or
     duplicate ``$id`` or title, and any ``$ref`` that is remote, escapes ``root`` or dangles.
+    A file of ``reuse`` (an earlier load of the same folder) whose bytes did not change is
+    taken as it was parsed then; every check runs again on the whole tree.
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
     resolved_root = root.resolve()
+    earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
     files: dict[PurePosixPath, SchemaFile] = {}
     for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
         if not path.resolve().is_relative_to(resolved_root):
             raise SchemaError("schema file links outside the schema folder", Location(path))
-        text, data = parse_schema(path, path.read_bytes())
+        raw = path.read_bytes()
         rel = PurePosixPath(path.relative_to(root).as_posix())
+        known = earlier.get(rel)
+        if known is not None and known.digest_text == raw:
+            files[rel] = known
+            continue
+        text, data = parse_schema(path, raw)
         if not isinstance(data, dict):
             raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
         files[rel] = SchemaFile(path, rel, text, data, JsonPositions(text))

@@ -26,10 +26,14 @@ __all__ = [
     "Generator",
     "dmcg_version",
     "generate_modules",
+    "is_warm",
     "serve",
+    "warm_up",
 ]
 
 HEADER_PLACEHOLDER = "# @@maverick-codegen-header@@"
+
+_warm = False  # whether this process has run the generator (see is_warm)
 
 
 @cache
@@ -51,6 +55,7 @@ def generate_modules(
     (the generator then returns a bare string). Keys of the result are module paths such as
     ``("agents", "finding.py")``; package ``__init__.py`` files are not returned.
     """
+    global _warm  # noqa: PLW0603 - one flag for the process
     import datamodel_code_generator as dmcg  # noqa: PLC0415  (kept out of start-up)
 
     where = Location(shown or schema_dir)
@@ -89,6 +94,7 @@ def generate_modules(
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 result = dmcg.generate(schema_dir, **options)
+        _warm = True
     except Exception as exc:  # the generator raises many unrelated types
         raise CodegenError(f"datamodel-code-generator failed: {exc}", where, "GENERATOR") from exc
     if isinstance(result, str):
@@ -128,10 +134,41 @@ def _run(request: dict[str, Any]) -> dict[tuple[str, ...], str]:
     )
 
 
-def serve() -> None:
-    """The worker's main: import the generator, read one request, answer it on stdout."""
-    import datamodel_code_generator  # noqa: F401, PLC0415  (while the parent reads the schemas)
+_WARM_UP = {
+    "type": "object",
+    "title": "WarmUp",
+    "properties": {"name": {"type": "string", "minLength": 1}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
 
+
+def warm_up() -> None:
+    """Generate a one-line schema in this process: the generator imports most of itself on its
+    first call, so the next one runs at full speed (:func:`is_warm` then holds)."""
+    global _warm  # noqa: PLW0603 - one flag for the process
+    with tempfile.TemporaryDirectory(prefix="maverick-warm-up-") as folder:
+        (Path(folder) / "warm_up.json").write_text(json.dumps(_WARM_UP), encoding="utf-8")
+        sys.stdout, shown = sys.stderr, sys.stdout  # what the generator prints goes to stderr
+        try:
+            generate_modules(Path(folder), single_module=("warm_up.py",))
+        finally:
+            sys.stdout = shown
+    _warm = True
+
+
+def is_warm() -> bool:
+    """Whether this process has generated already (a small generation costs it little)."""
+    return _warm
+
+
+def serve() -> None:
+    """The worker's main: get the generator ready, read one request, answer it on stdout.
+
+    The worker warms up (:func:`warm_up`) while the parent reads the schemas, so that the
+    request is answered at full speed.
+    """
+    warm_up()
     line = sys.stdin.readline()
     if not line:  # the parent stopped before asking (bad input): nothing to do
         return

@@ -23,7 +23,8 @@ schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -83,10 +84,13 @@ def render_export(
     forms: Mapping[str, dict[str, Any]],
     inputs: Mapping[str, str],
     source: str,
+    *,
+    text: Callable[[Contract], str] | None = None,
 ) -> dict[str, Any]:
     """Add every file of the export but its index to ``files`` (a contract's files are made
     from ``inputs[name]``, the rest from ``inputs[""]``, the whole tree); returns the index's
-    content (its manifest fields aside)."""
+    content (its manifest fields aside). ``text`` gives a contract's document as :func:`dump`
+    writes it, when the caller has it already."""
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
     contracts_index: dict[str, dict[str, Any]] = {}
     agents_index: dict[str, dict[str, Any]] = {}
@@ -94,7 +98,9 @@ def render_export(
     for contract in ordered:
         rel = PurePosixPath(SCHEMAS) / contract.schema.rel
         made = inputs[contract.name]
-        files.add(rel, made, partial(dump, contract.schema.data))
+        files.add(
+            rel, made, partial(text, contract) if text else partial(dump, contract.schema.data)
+        )
         entry: dict[str, Any] = {
             "$id": contract.schema_id,
             "agents": list(contract.agents),
@@ -117,7 +123,8 @@ def render_export(
         for tool in contract.tool_inputs:
             tools_index.setdefault(tool, {})["input"] = _named(contract, entry)
     comment = f"{GENERATED_MARK} from {source}. DO NOT EDIT."
-    files.add(PurePosixPath(BUNDLE), inputs[""], lambda: _bundle(ordered, comment))
+    texts = {c.schema_id: files.texts[PurePosixPath(SCHEMAS) / c.schema.rel] for c in ordered}
+    files.add(PurePosixPath(BUNDLE), inputs[""], partial(_bundle, texts, comment))
     skills = any(c.tools for c in ordered)
     if skills:
         files.add(PurePosixPath(A2A_SKILLS), inputs[""], lambda: _skills(ordered, forms, comment))
@@ -139,8 +146,13 @@ def _form(forms: Mapping[str, dict[str, Any]], name: str) -> str:
     return dump(forms[name])
 
 
-def _bundle(ordered: Sequence[Contract], comment: str) -> str:
-    return dump(
+_DEFS = "@@maverick-codegen-defs@@"
+
+
+def _bundle(texts: Mapping[str, str], comment: str) -> str:
+    """The bundle of the documents ``texts`` holds (``$id`` -> :func:`dump` of it), exactly as
+    :func:`dump` writes it: each document's text is indented into place, not dumped again."""
+    outline = dump(
         {
             "$comment": comment,
             "$schema": DRAFT_2020_12,
@@ -148,9 +160,16 @@ def _bundle(ordered: Sequence[Contract], comment: str) -> str:
                 "Every contract, embedded under $defs by its $id (a compound document): "
                 "validate against a contract by referencing its $id."
             ),
-            "$defs": {c.schema_id: c.schema.data for c in ordered},
+            "$defs": _DEFS,
         }
     )
+    entries = [
+        f"    {json.dumps(key, ensure_ascii=False)}: "
+        + texts[key].removesuffix("\n").replace("\n", "\n    ")
+        for key in sorted(texts)
+    ]
+    defs = "{\n" + ",\n".join(entries) + "\n  }" if entries else "{}"
+    return outline.replace(json.dumps(_DEFS), defs, 1)
 
 
 def _skills(ordered: Sequence[Contract], forms: Mapping[str, dict[str, Any]], comment: str) -> str:

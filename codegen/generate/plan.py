@@ -29,7 +29,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
-from codegen.generate._dmcg import WORKER_MIN_FILES, Generator
+from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm
 from codegen.generate.bundle import structured_output_schema
 from codegen.generate.contract import Contract
 from codegen.generate.docs import render_docs
@@ -65,28 +65,37 @@ __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 HEADER_MARK = f"# {GENERATED_MARK}"
 
 
-class Forms(Mapping[str, dict[str, Any]]):
-    """The self-contained form of each agent and tool contract, derived on first use."""
+class Documents(Mapping[str, dict[str, Any]]):
+    """The self-contained form of each agent and tool contract, by name, derived on first use;
+    and each contract's schema document as written to the package data and the export
+    (:meth:`text`, dumped once for both)."""
 
     def __init__(self, tree: SchemaTree, contracts: Sequence[Contract]) -> None:
         self._tree = tree
         self._contracts = {c.name: c for c in contracts if c.agents or c.tools or c.tool_inputs}
-        self._done: dict[str, dict[str, Any]] = {}
+        self._forms: dict[str, dict[str, Any]] = {}
+        self._texts: dict[str, str] = {}
 
     def __getitem__(self, name: str) -> dict[str, Any]:
-        if name not in self._done:
+        if name not in self._forms:
             contract = self._contracts[name]
             # An agent's form is what the Claude CLI accepts; a tool's is exact.
-            self._done[name] = structured_output_schema(
+            self._forms[name] = structured_output_schema(
                 self._tree, contract.schema, for_cli=bool(contract.agents)
             )
-        return self._done[name]
+        return self._forms[name]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._contracts)
 
     def __len__(self) -> int:
         return len(self._contracts)
+
+    def text(self, contract: Contract) -> str:
+        """The contract's schema document as written out (:func:`dump`)."""
+        if contract.name not in self._texts:
+            self._texts[contract.name] = dump(contract.schema.data)
+        return self._texts[contract.name]
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ class Plan:
     contracts: tuple[Contract, ...]
     inputs: Mapping[str, str]
     files: Mapping[PurePosixPath, str]
-    output_schemas: Mapping[str, dict[str, Any]]  # the forms of agent and tool contracts
+    output_schemas: Documents  # the forms of agent and tool contracts, and the documents
     regenerated: tuple[str, ...]  # the contracts whose modules were generated, not reused
     disk: Disk | None = None  # with reuse: the files on disk, as the plan read them
 
@@ -112,7 +121,10 @@ class Plan:
         """The export, for ``target`` (reusing its files on disk when the plan reuses)."""
         files = FileSet(Previous.read(target, self.disk) if self.disk else None)
         source = f"{self.config.display(self.config.schema_dir)}/"
-        content = render_export(files, self.contracts, self.output_schemas, self.inputs, source)
+        documents = self.output_schemas
+        content = render_export(
+            files, self.contracts, documents, self.inputs, source, text=documents.text
+        )
         manifest = files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
         return Output(target, manifest, self.disk.files(target) if self.disk else None)
 
@@ -202,14 +214,21 @@ def _with_tools(config: Config, contracts: list[Contract]) -> list[Contract]:
     ]
 
 
+_LOADED: dict[Path, SchemaTree] = {}
+"""The tree this process last loaded from each schema folder: a generation re-parses only the
+files whose bytes changed since (``generate --watch`` saves one file at a time)."""
+
+
 def _workers(files: int, previous: Previous, tree_digest: str) -> int:
-    """How many worker processes to start before the tree is even read: none when nothing
-    changed or the tree is small, two for a first generation of a large tree, else one."""
+    """How many worker processes to start before the tree is even read: two for a first
+    generation of a large tree, one when a large tree changed (its import of the generator
+    overlaps the reading), none when nothing changed, the tree is small or this process has
+    the generator ready (``generate --watch``)."""
     if previous.manifest is not None and previous.manifest.inputs == tree_digest:
         return 0
-    if files < WORKER_MIN_FILES:
-        return 0
-    return 2 if previous.manifest is None and files >= 2 * WORKER_MIN_FILES else 1
+    if previous.manifest is None:
+        return 2 if files >= 2 * WORKER_MIN_FILES else int(files >= WORKER_MIN_FILES)
+    return int(files >= WORKER_MIN_FILES and not is_warm())
 
 
 def _wanted_workers(files: int, *, started: int) -> int:
@@ -236,7 +255,9 @@ def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None)
             stack.enter_context(Generator(in_worker=True))
             for _ in range(_workers(len(raw), previous, tree_digest))
         ]
-        tree = load_tree(config.schema_dir)
+        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
+        _LOADED.clear()  # one tree kept, the last one
+        _LOADED[config.schema_dir] = tree
         contracts = _with_tools(config, _contracts(config, tree))
         inputs = {c.name: contract_inputs(tree, c.schema, config) for c in contracts}
         group = cyclic_group(tree, contracts)
@@ -259,7 +280,7 @@ def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None)
             shown=config.schema_dir,
         )
         check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
-        forms = Forms(tree, contracts)
+        forms = Documents(tree, contracts)
         for own in own_files(config, contracts):
             code.add(own.rel, own.inputs, own.render)
         own_fresh = code.fresh(".py")
@@ -287,11 +308,11 @@ def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None)
 
 
 def _add_data(
-    code: FileSet, contracts: Sequence[Contract], inputs: Mapping[str, str], forms: Forms
+    code: FileSet, contracts: Sequence[Contract], inputs: Mapping[str, str], forms: Documents
 ) -> None:
     """The package data: each contract's schema document, and its form when it has one."""
     for c in contracts:
-        code.add(data_path("schemas", c), inputs[c.name], partial(dump, c.schema.data))
+        code.add(data_path("schemas", c), inputs[c.name], partial(forms.text, c))
         if c.name in forms:
             structured = data_path("structured-output", c)
             code.add(structured, inputs[c.name], partial(_dump_form, forms, c.name))

@@ -26,6 +26,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -128,8 +129,10 @@ def manifest_document(
     }
 
 
+@lru_cache(maxsize=8)
 def read_manifest(text: str) -> Manifest | None:
-    """The manifest in ``text``, or None when it is not one (or not readable)."""
+    """The manifest in ``text``, or None when it is not one (or not readable); a run reads
+    each manifest once, however many steps ask."""
     try:
         data = json.loads(text)
     except ValueError:
