@@ -70,6 +70,7 @@ test: $(DEV) $(NODE_MODULES)
 ## bench: the benchmarks (they print ratios measured in one run)
 bench: $(DEV)
 	$(PY) bench/bench_codegen.py
+	$(PY) bench/bench_speed.py
 	$(PY) bench/bench_validate_output.py
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py

@@ -1,8 +1,9 @@
-"""A large tree is generated in a worker process: the same files, the same errors, no leftovers.
+"""A large tree is generated in worker processes: the same files, the same errors, no leftovers.
 
 ``build_plan`` runs datamodel-code-generator in a child process when the tree holds at least
-``WORKER_MIN_FILES`` schema files (bench/bench_codegen.py measures why). These tests lower the
-threshold so that small trees take that path, and compare it with the in-process one.
+``WORKER_MIN_FILES`` schema files (bench/bench_codegen.py measures why), and in two, each given
+a part of the contracts, from twice that. These tests lower the threshold so that small trees
+take those paths, and compare them with the in-process one.
 """
 
 from __future__ import annotations
