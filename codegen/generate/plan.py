@@ -14,9 +14,8 @@ byte, as without.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -25,14 +24,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
-from codegen.core.errors import CodegenError, Location
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
 from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm
-from codegen.generate.bundle import structured_output_schema
-from codegen.generate.contract import Contract
+from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
+from codegen.generate.documents import Documents
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python
 from codegen.generate.header import templates
@@ -40,7 +38,6 @@ from codegen.generate.modules import Modules, closure_of
 from codegen.generate.package import data_path, own_files
 from codegen.generate.records import dump
 from codegen.generate.reuse import FileSet, Previous
-from codegen.generate.rules import rule_messages
 from codegen.generate.support import check_supported
 from codegen.generate.targets import (
     EXPORT_INDEX,
@@ -63,39 +60,6 @@ from codegen.generate.units import (
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
 
 HEADER_MARK = f"# {GENERATED_MARK}"
-
-
-class Documents(Mapping[str, dict[str, Any]]):
-    """The self-contained form of each agent and tool contract, by name, derived on first use;
-    and each contract's schema document as written to the package data and the export
-    (:meth:`text`, dumped once for both)."""
-
-    def __init__(self, tree: SchemaTree, contracts: Sequence[Contract]) -> None:
-        self._tree = tree
-        self._contracts = {c.name: c for c in contracts if c.agents or c.tools or c.tool_inputs}
-        self._forms: dict[str, dict[str, Any]] = {}
-        self._texts: dict[str, str] = {}
-
-    def __getitem__(self, name: str) -> dict[str, Any]:
-        if name not in self._forms:
-            contract = self._contracts[name]
-            # An agent's form is what the Claude CLI accepts; a tool's is exact.
-            self._forms[name] = structured_output_schema(
-                self._tree, contract.schema, for_cli=bool(contract.agents)
-            )
-        return self._forms[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._contracts)
-
-    def __len__(self) -> int:
-        return len(self._contracts)
-
-    def text(self, contract: Contract) -> str:
-        """The contract's schema document as written out (:func:`dump`)."""
-        if contract.name not in self._texts:
-            self._texts[contract.name] = dump(contract.schema.data)
-        return self._texts[contract.name]
 
 
 @dataclass(frozen=True)
@@ -166,54 +130,6 @@ def is_generated(text: str) -> bool:
     return text.startswith(HEADER_MARK)
 
 
-def _contracts(config: Config, tree: SchemaTree) -> list[Contract]:
-    by_title = tree.by_title
-    for agent, title in config.agents.items():
-        if title not in by_title:
-            raise CodegenError(
-                f"agent {agent!r} names contract {title!r}, which no schema file defines",
-                Location(config.root / "pyproject.toml"),
-                "AGENT_CONTRACT",
-            )
-    contracts = []
-    for schema in tree.files:
-        agents = tuple(sorted(a for a, t in config.agents.items() if t == schema.title))
-        contracts.append(
-            Contract(
-                schema=schema,
-                module=".".join((config.package, *schema.module_parts)),
-                schema_file=PurePosixPath(config.shown_schema_dir, schema.rel).as_posix(),
-                agents=agents,
-                rules=rule_messages(schema.data),
-            )
-        )
-    return contracts
-
-
-def _with_tools(config: Config, contracts: list[Contract]) -> list[Contract]:
-    """Each contract with the MCP tools that return it or take it as arguments."""
-    titles = {c.name for c in contracts}
-    returned_by: dict[str, list[str]] = {}
-    taken_by: dict[str, list[str]] = {}
-    for table, found in ((config.tools, returned_by), (config.tool_inputs, taken_by)):
-        for tool, title in sorted(table.items()):
-            if title not in titles:
-                raise CodegenError(
-                    f"tool {tool!r} names contract {title!r}, which no schema file defines",
-                    Location(config.root / "pyproject.toml"),
-                    "TOOL_CONTRACT",
-                )
-            found.setdefault(title, []).append(tool)
-    return [
-        dataclasses.replace(
-            c,
-            tools=tuple(returned_by.get(c.name, ())),
-            tool_inputs=tuple(taken_by.get(c.name, ())),
-        )
-        for c in contracts
-    ]
-
-
 _LOADED: dict[Path, SchemaTree] = {}
 """The tree this process last loaded from each schema folder: a generation re-parses only the
 files whose bytes changed since (``generate --watch`` saves one file at a time)."""
@@ -258,7 +174,7 @@ def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None)
         tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
         _LOADED.clear()  # one tree kept, the last one
         _LOADED[config.schema_dir] = tree
-        contracts = _with_tools(config, _contracts(config, tree))
+        contracts = contracts_of(config, tree)
         inputs = {c.name: contract_inputs(tree, c.schema, config) for c in contracts}
         group = cyclic_group(tree, contracts)
         shared = group_inputs(group, inputs)
