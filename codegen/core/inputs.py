@@ -82,7 +82,8 @@ def generator_digest() -> str:
     package = Path(codegen.__file__).parent
     for path in sorted(generator_sources(package)):
         sha.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0")
-        sha.update(path.read_bytes())
+        # Line ends as a checkout writes them (CRLF on Windows) do not make another generator.
+        sha.update(path.read_bytes().replace(b"\r\n", b"\n"))
     return sha.hexdigest()
 
 

@@ -155,11 +155,18 @@ def _wanted_workers(files: int, *, started: int) -> int:
     return 1 if files >= WORKER_MIN_FILES or (started and files) else 0
 
 
-def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None) -> Plan:
+def build_plan(
+    config: Config,
+    *,
+    reuse: bool = False,
+    disk: Disk | None = None,
+    workers: Sequence[Generator] = (),
+) -> Plan:
     """Load, check and render everything; raises :class:`CodegenError` on bad input.
 
     With ``reuse``, files are taken from the previous generation where they are current
-    (``disk``: the files on disk, when the caller read them already)."""
+    (``disk``: the files on disk, when the caller read them already). ``workers`` are worker
+    processes the caller started already (it stops them)."""
     disk = (disk or Disk()) if reuse else None
     code_target = targets_of(config)[0]
     previous = Previous.read(code_target, disk) if disk else Previous()
@@ -167,9 +174,10 @@ def build_plan(config: Config, *, reuse: bool = False, disk: Disk | None = None)
     tree_digest = tree_inputs(config, raw)
     with ExitStack() as stack:
         # Workers start first: their import of the generator overlaps the loading below.
+        early = _workers(len(raw), previous, tree_digest) - len(workers)
         workers = [
-            stack.enter_context(Generator(in_worker=True))
-            for _ in range(_workers(len(raw), previous, tree_digest))
+            *workers,
+            *(stack.enter_context(Generator(in_worker=True)) for _ in range(early)),
         ]
         tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
         _LOADED.clear()  # one tree kept, the last one

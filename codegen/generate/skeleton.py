@@ -39,14 +39,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referencing import Registry
-
-from codegen.core.ecma import file_registry, subschema_validator
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.generate.rules import is_base
+
+if TYPE_CHECKING:
+    from referencing import Registry
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -119,6 +119,9 @@ class _Defaults:
         self._registry: Registry[Any] | None = None
 
     def valid(self, schema: SchemaFile, pointer: str, default: Any) -> bool:
+        # The ECMA-262 validator (jsonschema, regress) is imported only when a default needs it.
+        from codegen.core.ecma import file_registry, subschema_validator  # noqa: PLC0415
+
         if self._registry is None:
             self._registry = file_registry((f.path, f.data) for f in self.tree.files)
         return bool(subschema_validator(self._registry, schema.path, pointer).is_valid(default))
