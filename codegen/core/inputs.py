@@ -56,8 +56,9 @@ def _hash_files(files: Iterable[tuple[str, bytes]]) -> str:
 
 
 def files_digest(files: Iterable[SchemaFile]) -> str:
-    """A digest of schema files by relative path and text, in the order given."""
-    return _hash_files((schema.rel.as_posix(), schema.digest_text) for schema in files)
+    """A digest of schema files by relative path and bytes, in the order given (each file's
+    bytes are hashed once, however many closures hold it)."""
+    return _hash_files((schema.rel.as_posix(), schema.sha256) for schema in files)
 
 
 def closure_digest(tree: SchemaTree, schema: SchemaFile) -> str:

@@ -6,6 +6,7 @@ leaves the schema folder. Files are read in a stable (sorted) order.
 
 from __future__ import annotations
 
+import hashlib
 import keyword
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -87,6 +88,11 @@ class SchemaFile:
     @cached_property
     def digest_text(self) -> bytes:
         return self.text.encode("utf-8")
+
+    @cached_property
+    def sha256(self) -> bytes:
+        """The SHA-256 of the file's bytes."""
+        return hashlib.sha256(self.digest_text).digest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -299,13 +305,16 @@ def _pointer_exists(document: Any, pointer: str) -> bool:
     return True
 
 
-def load_tree(root: Path, *, reuse: SchemaTree | None = None) -> SchemaTree:
+def load_tree(
+    root: Path, *, reuse: SchemaTree | None = None, read: Mapping[str, bytes] | None = None
+) -> SchemaTree:
     """Load and check every ``*.json`` file below ``root``.
 
     Raises :class:`SchemaError` for malformed JSON (with line and column), a missing or
     duplicate ``$id`` or title, and any ``$ref`` that is remote, escapes ``root`` or dangles.
     A file of ``reuse`` (an earlier load of the same folder) whose bytes did not change is
-    taken as it was parsed then; every check runs again on the whole tree.
+    taken as it was parsed then; every check runs again on the whole tree. ``read`` holds the
+    bytes of files the caller read already, by POSIX path relative to ``root``.
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
@@ -315,8 +324,9 @@ def load_tree(root: Path, *, reuse: SchemaTree | None = None) -> SchemaTree:
     for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
         if not path.resolve().is_relative_to(resolved_root):
             raise SchemaError("schema file links outside the schema folder", Location(path))
-        raw = path.read_bytes()
-        rel = PurePosixPath(path.relative_to(root).as_posix())
+        name = path.relative_to(root).as_posix()
+        raw = read[name] if read is not None and name in read else path.read_bytes()
+        rel = PurePosixPath(name)
         known = earlier.get(rel)
         if known is not None and known.digest_text == raw:
             files[rel] = known

@@ -76,8 +76,8 @@ def compare(outputs: Iterable[Output]) -> Drift:
 def verify(config: Config, disk: Disk | None = None) -> int | None:
     """The number of generated files when every target is what generation would write, by the
     records alone; None when something differs (or cannot be told without generating)."""
-    inputs = tree_inputs(config)
     disk = disk or Disk()
+    inputs = tree_inputs(config, disk.schemas(config.schema_dir))
     count = 0
     for target in targets_of(config):
         on_disk = disk.files(target)
@@ -101,12 +101,12 @@ def _verified(target: Target, on_disk: Mapping[PurePosixPath, str], inputs: str)
     manifest = read_manifest(on_disk.get(target.manifest, ""))
     if manifest is None or not manifest.intact or manifest.inputs != inputs:
         return False
-    if set(on_disk) != manifest.files:  # a file missing, stale or hand-written
+    if {rel.as_posix() for rel in on_disk} != manifest.files:  # missing, stale, hand-written
         return False
     for rel, text in on_disk.items():
         if rel == target.manifest:
             continue
-        record = manifest.records.get(rel)
+        record = manifest.records.get(rel.as_posix())
         own = carries_record(rel)
         if record is None or body_digest(text, own=own) != record.body:
             return False

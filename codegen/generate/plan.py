@@ -170,7 +170,7 @@ def build_plan(
     disk = (disk or Disk()) if reuse else None
     code_target = targets_of(config)[0]
     previous = Previous.read(code_target, disk) if disk else Previous()
-    raw = raw_schema_files(config.schema_dir)
+    raw = disk.schemas(config.schema_dir) if disk else raw_schema_files(config.schema_dir)
     tree_digest = tree_inputs(config, raw)
     with ExitStack() as stack:
         # Workers start first: their import of the generator overlaps the loading below.
@@ -179,7 +179,7 @@ def build_plan(
             *workers,
             *(stack.enter_context(Generator(in_worker=True)) for _ in range(early)),
         ]
-        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
+        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir), read=dict(raw))
         _LOADED.clear()  # one tree kept, the last one
         _LOADED[config.schema_dir] = tree
         contracts = contracts_of(config, tree)

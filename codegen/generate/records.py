@@ -107,8 +107,8 @@ class Manifest:
     of each file it lists. ``intact`` says whether its own body matches its digest."""
 
     inputs: str
-    records: Mapping[PurePosixPath, Record]
-    files: frozenset[PurePosixPath]
+    records: Mapping[str, Record]  # by POSIX path relative to the folder
+    files: frozenset[str]
     intact: bool
 
 
@@ -143,11 +143,11 @@ def read_manifest(text: str) -> Manifest | None:
     listed, raw = data.get("files"), data.get("records")
     if inputs is None or body is None or not isinstance(listed, list):
         return None
-    records: dict[PurePosixPath, Record] = {}
+    records: dict[str, Record] = {}
     for rel, record in (raw if isinstance(raw, dict) else {}).items():
         if isinstance(record, dict):
             digests = _digest_of(record.get("inputs")), _digest_of(record.get("body"))
             if digests[0] is not None and digests[1] is not None:
-                records[PurePosixPath(rel)] = Record(digests[0], digests[1])
-    files = frozenset(PurePosixPath(f) for f in listed if isinstance(f, str))
+                records[rel] = Record(digests[0], digests[1])
+    files = frozenset(f for f in listed if isinstance(f, str))
     return Manifest(inputs, records, files, body_digest(text, own=True) == body)

@@ -57,7 +57,7 @@ class Previous:
         for rel in generated:
             text = on_disk[rel]
             own = carries_record(rel)
-            record = header_record(text) if own else trusted.get(rel)
+            record = header_record(text) if own else trusted.get(rel.as_posix())
             if record is not None and body_digest(text, own=own) == record.body:
                 records[rel] = record
         return cls({rel: on_disk[rel] for rel in generated}, records, manifest)

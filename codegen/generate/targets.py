@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from codegen.core.config import Config
+from codegen.core.inputs import raw_schema_files
 
 __all__ = [
     "EXPORT_INDEX",
@@ -204,16 +205,23 @@ class Output:
 
 
 class Disk:
-    """The files of each target on disk, each target read once: one run's view of them, so
-    that checking, planning and writing do not read every generated file again."""
+    """The files of each target on disk, and the schema files, each read once: one run's view
+    of them, so that checking, planning and writing do not read every file again."""
 
     def __init__(self) -> None:
         self._read: dict[Target, dict[PurePosixPath, str]] = {}
+        self._schemas: dict[Path, list[tuple[str, bytes]]] = {}
 
     def files(self, target: Target) -> dict[PurePosixPath, str]:
         if target not in self._read:
             self._read[target] = target.on_disk()
         return self._read[target]
+
+    def schemas(self, folder: Path) -> list[tuple[str, bytes]]:
+        """The schema files below ``folder`` (:func:`~codegen.core.inputs.raw_schema_files`)."""
+        if folder not in self._schemas:
+            self._schemas[folder] = raw_schema_files(folder)
+        return self._schemas[folder]
 
 
 def _code_target(config: Config) -> Target:

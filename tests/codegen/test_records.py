@@ -79,8 +79,8 @@ def test_a_manifest_reads_back_and_knows_when_it_was_edited() -> None:
     assert manifest is not None
     assert manifest.intact
     assert manifest.inputs == "ef" * 32
-    assert manifest.records == records
-    assert manifest.files == {PurePosixPath("a/b.json"), own}
+    assert manifest.records == {"a/b.json": records[PurePosixPath("a/b.json")]}
+    assert manifest.files == {"a/b.json", "index.json"}
     edited = read_manifest(text.replace("a/b.json", "a/c.json"))
     assert edited is not None
     assert not edited.intact
