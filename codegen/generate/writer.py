@@ -36,15 +36,27 @@ class WriteReport:
     removed: tuple[str, ...]
 
 
-def _target(folder: Path, rel: PurePosixPath) -> Path:
-    target = folder / rel
-    if (
-        rel.is_absolute()
-        or ".." in rel.parts
-        or not target.resolve().is_relative_to(folder.resolve())
-    ):
-        raise CodegenError(f"output path {rel} escapes {folder}", Location(folder))
-    return target
+class _Places:
+    """Where the files of one folder go: each checked to stay inside it (symbolic links
+    followed), each parent folder resolved and made once."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._root = folder.resolve()
+        self._made: set[PurePosixPath] = set()
+
+    def of(self, rel: PurePosixPath) -> Path:
+        parent = self.folder / rel.parent
+        if (
+            rel.is_absolute()
+            or ".." in rel.parts
+            or (rel.parent not in self._made and not parent.resolve().is_relative_to(self._root))
+        ):
+            raise CodegenError(f"output path {rel} escapes {self.folder}", Location(self.folder))
+        if rel.parent not in self._made:
+            parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(rel.parent)
+        return parent / rel.name
 
 
 @dataclass(frozen=True)
@@ -103,11 +115,11 @@ def write_outputs(outputs: Iterable[Output]) -> WriteReport:
             # A folder's manifest goes last: a generation cut short (a crash, a kill) leaves
             # the previous manifest, whose inputs then no longer match, so `check` fails.
             last = plan.target.manifest
+            places = _Places(plan.target.folder)
             for rel, text in sorted(
                 plan.changed.items(), key=lambda item: (item[0] == last, item[0])
             ):
-                target = _target(plan.target.folder, rel)
-                target.parent.mkdir(parents=True, exist_ok=True)
+                target = places.of(rel)
                 staged.append((stage_text(target, text), target))
     except BaseException:
         for staged_file, _ in staged:
