@@ -1,0 +1,342 @@
+"""Deterministic automata over code points, built from ECMA-262 syntax trees, exactly.
+
+A :class:`Dfa` reads a string code point by code point; its alphabet is a partition of all code
+points into intervals, each interval labelled with a symbol. Every ``Dfa`` is minimal and in a
+canonical numbering, so two of them are equal exactly when their languages are.
+
+:func:`compile_tree` builds a Thompson automaton whose epsilon moves may carry an assertion
+(``^``, ``$``, ``\\b``, ``\\B``), then determinizes it with the context an assertion looks at:
+the kind of the code point before the position (start, word, other) is part of the state, the
+kind of the code point after it is the one being read (or the end). So anchors and word
+boundaries are exact wherever they stand. In ``search`` mode the language is the one of JSON
+Schema's ``pattern``: the strings in which the pattern matches somewhere. (ECMA-262's
+backtracking finds a match exactly when some path through the pattern fits, for patterns
+without backreferences or lookaround; its rule that a ``*`` iteration must not be empty
+removes no match.) Once a match has been seen the rest of the string does not matter, so those
+states collapse into one. Lone surrogates lead nowhere (see :mod:`codegen.breaking.charsets`).
+
+greenery's own construction is far slower on these (``[a-z]{1,300}`` takes seconds, a product
+with ``\\p{L}`` tens of milliseconds), so the automata are built and minimized (Hopcroft) here;
+:meth:`Dfa.to_fsm` hands one to greenery.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Sequence
+
+from greenery import Charclass, Fsm
+
+from codegen.breaking import charsets as cs
+from codegen.breaking.ecma_pattern import Alt, Assertion, Chars, Node, Repeat, Seq, Undecidable
+
+__all__ = ["DFA_LIMIT", "NFA_LIMIT", "Dfa", "canonical", "compile_tree"]
+
+NFA_LIMIT = 10_000  # code point positions after bounded repetitions are spelled out
+DFA_LIMIT = 20_000  # states while determinizing
+
+_START, _WORD, _OTHER, _END = range(4)
+
+
+class Dfa:
+    """A minimal, complete, canonically numbered automaton; state 0 is the initial one.
+
+    ``starts[i]`` is the first code point of interval ``i`` (the last one ends at U+10FFFF),
+    ``symbols[i]`` its symbol, ``delta[state][symbol]`` the next state.
+    """
+
+    __slots__ = ("_hash", "delta", "finals", "starts", "symbols")
+
+    def __init__(
+        self,
+        starts: tuple[int, ...],
+        symbols: tuple[int, ...],
+        delta: tuple[tuple[int, ...], ...],
+        finals: frozenset[int],
+    ) -> None:
+        self.starts = starts
+        self.symbols = symbols
+        self.delta = delta
+        self.finals = finals
+        self._hash = hash((starts, symbols, delta, finals))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dfa):
+            return NotImplemented
+        return self is other or (
+            self._hash == other._hash
+            and (self.starts, self.symbols, self.delta, self.finals)
+            == (other.starts, other.symbols, other.delta, other.finals)
+        )
+
+    def __repr__(self) -> str:
+        return f"<Dfa {len(self.delta)} states, {len(self.delta[0])} symbols>"
+
+    def symbol_of(self, code: int) -> int:
+        return self.symbols[bisect.bisect_right(self.starts, code) - 1]
+
+    def accepts(self, text: str) -> bool:
+        state = 0
+        for char in text:
+            state = self.delta[state][self.symbol_of(ord(char))]
+        return state in self.finals
+
+    def symbol_ranges(self) -> list[cs.Ranges]:
+        """The code points of each symbol."""
+        found: list[list[tuple[int, int]]] = [[] for _ in self.delta[0]]
+        ends = [*self.starts[1:], cs.LAST + 1]
+        for first, end, symbol in zip(self.starts, ends, self.symbols, strict=True):
+            found[symbol].append((first, end - 1))
+        return [tuple(ranges) for ranges in found]
+
+    def to_fsm(self) -> Fsm:
+        """The same automaton as a greenery ``Fsm`` (whose symbols are ``Charclass`` values)."""
+        classes = [
+            Charclass(tuple((chr(a), chr(b)) for a, b in ranges)) for ranges in self.symbol_ranges()
+        ]
+        return Fsm(
+            alphabet=classes,
+            states=range(len(self.delta)),
+            initial=0,
+            finals=self.finals,
+            map={q: dict(zip(classes, row, strict=True)) for q, row in enumerate(self.delta)},
+        )
+
+
+def canonical(
+    starts: Sequence[int],
+    blocks: Sequence[int],
+    delta: Sequence[Sequence[int]],
+    finals: set[int] | frozenset[int],
+) -> Dfa:
+    """The minimal canonical :class:`Dfa` of a complete automaton whose states are all
+    reachable from state 0; interval ``i`` starts at ``starts[i]`` and is read as symbol
+    ``blocks[i]``."""
+    part = _hopcroft(delta, finals)
+    rows = {part[q]: [part[t] for t in row] for q, row in enumerate(delta)}
+    # Symbols that no state tells apart become one; symbols are numbered by first code point.
+    column_symbol: dict[tuple[int, ...], int] = {}
+    block_symbol: dict[int, int] = {}
+    examples: list[int] = []
+    for block in blocks:
+        if block not in block_symbol:
+            column = tuple(rows[c][block] for c in sorted(rows))
+            if column not in column_symbol:
+                column_symbol[column] = len(examples)
+                examples.append(block)
+            block_symbol[block] = column_symbol[column]
+    order = [part[0]]
+    number = {part[0]: 0}
+    for state in order:
+        for block in examples:
+            target = rows[state][block]
+            if target not in number:
+                number[target] = len(order)
+                order.append(target)
+    new_delta = tuple(tuple(number[rows[s][b]] for b in examples) for s in order)
+    new_starts: list[int] = []
+    new_symbols: list[int] = []
+    for first, block in zip(starts, blocks, strict=True):
+        if not new_symbols or new_symbols[-1] != block_symbol[block]:
+            new_starts.append(first)
+            new_symbols.append(block_symbol[block])
+    new_finals = frozenset(number[part[q]] for q in finals)
+    return Dfa(tuple(new_starts), tuple(new_symbols), new_delta, new_finals)
+
+
+def _hopcroft(delta: Sequence[Sequence[int]], finals: set[int] | frozenset[int]) -> list[int]:
+    """The class of each state under language equivalence (Hopcroft's refinement)."""
+    n = len(delta)
+    inverse: list[dict[int, list[int]]] = [defaultdict(list) for _ in delta[0]]
+    for q, row in enumerate(delta):
+        for symbol, target in enumerate(row):
+            inverse[symbol][target].append(q)
+    blocks = [b for b in (set(finals), set(range(n)) - set(finals)) if b]
+    block_of = [0] * n
+    for i, block in enumerate(blocks):
+        for q in block:
+            block_of[q] = i
+    work = set(range(len(blocks)))
+    while work:
+        splitter = list(blocks[work.pop()])
+        for back in inverse:
+            touched: dict[int, set[int]] = defaultdict(set)
+            for q in splitter:
+                for p in back.get(q, ()):
+                    touched[block_of[p]].add(p)
+            for i, inside in touched.items():
+                if len(inside) == len(blocks[i]):
+                    continue
+                rest = blocks[i] - inside
+                small, large = (inside, rest) if len(inside) <= len(rest) else (rest, inside)
+                blocks[i] = large
+                blocks.append(small)
+                for q in small:
+                    block_of[q] = len(blocks) - 1
+                work.add(len(blocks) - 1)
+    return block_of
+
+
+def compile_tree(node: Node, pattern: str, search: bool) -> Dfa:
+    """The :class:`Dfa` of the strings the tree matches whole (``search=False``) or in which
+    it matches somewhere (``search=True``); ``pattern`` names the tree in errors."""
+    _weigh(node, pattern)
+    return _Determinizer(_Nfa(node, search), pattern).run()
+
+
+def _weigh(node: Node, pattern: str) -> int:
+    """How many code point positions the tree spells out; refuses it past :data:`NFA_LIMIT`."""
+    if isinstance(node, Chars):
+        return 1
+    if isinstance(node, Assertion):
+        return 0
+    if isinstance(node, Seq | Alt):
+        parts = node.items if isinstance(node, Seq) else node.options
+        return sum(_weigh(part, pattern) for part in parts)
+    copies = node.low + 1 if node.high is None else node.high
+    weight = _weigh(node.item, pattern) * copies
+    if weight > NFA_LIMIT:
+        why = f"spelling it out needs more than {NFA_LIMIT} positions"
+        raise Undecidable(pattern, "bounded repetition", node.offset, why)
+    return weight
+
+
+class _Nfa:
+    """A Thompson automaton; an epsilon move carries an assertion kind or None."""
+
+    def __init__(self, node: Node, search: bool) -> None:
+        self.moves: list[list[tuple[int, int]]] = []  # (set number, target)
+        self.epsilons: list[list[tuple[str | None, int]]] = []
+        self.sets: dict[cs.Ranges, int] = {cs.SCALARS: 0}
+        self.kinds: set[str] = set()
+        self.search = search
+        start = self.new()
+        self.initial = start
+        if search:  # any prefix, then the pattern, then (collapsed) any suffix
+            self.moves[start].append((0, start))
+            start = self.epsilon(start)
+        self.final = self.build(node, start)
+        if search:
+            self.moves[self.final].append((0, self.final))
+
+    def new(self) -> int:
+        self.moves.append([])
+        self.epsilons.append([])
+        return len(self.moves) - 1
+
+    def epsilon(self, source: int, kind: str | None = None) -> int:
+        target = self.new()
+        self.epsilons[source].append((kind, target))
+        return target
+
+    def build(self, node: Node, start: int) -> int:
+        if isinstance(node, Chars):
+            end = self.new()
+            number = self.sets.setdefault(node.ranges, len(self.sets))
+            self.moves[start].append((number, end))
+            return end
+        if isinstance(node, Assertion):
+            self.kinds.add(node.kind)
+            return self.epsilon(start, node.kind)
+        if isinstance(node, Seq):
+            for item in node.items:
+                start = self.build(item, start)
+            return start
+        if isinstance(node, Alt):
+            end = self.new()
+            for option in node.options:
+                self.epsilons[self.build(option, self.epsilon(start))].append((None, end))
+            return end
+        return self.repeat(node, start)
+
+    def repeat(self, node: Repeat, start: int) -> int:
+        for _ in range(node.low):
+            start = self.build(node.item, start)
+        if node.high is None:
+            loop = self.epsilon(start)
+            self.epsilons[self.build(node.item, loop)].append((None, loop))
+            return loop
+        for _ in range(node.high - node.low):
+            end = self.build(node.item, start)
+            self.epsilons[start].append((None, end))
+            start = end
+        return start
+
+
+class _Determinizer:
+    """Subset construction; a state is (NFA states before the epsilon closure, previous kind)."""
+
+    def __init__(self, nfa: _Nfa, pattern: str) -> None:
+        self.nfa = nfa
+        self.pattern = pattern
+        word = bool(nfa.kinds & {"b", "B"})
+        self.track = word or "^" in nfa.kinds
+        sets = list(nfa.sets)
+        if word:
+            sets.append(cs.WORD)
+        bounds = sorted({0} | {b for ranges in sets for r in ranges for b in (r[0], r[1] + 1)})
+        self.starts = [b for b in bounds if b <= cs.LAST]
+        masks = [0] * len(self.starts)
+        for number, ranges in enumerate(sets):
+            for first, last in ranges:
+                i = bisect.bisect_left(self.starts, first)
+                while i < len(self.starts) and self.starts[i] <= last:
+                    masks[i] |= 1 << number
+                    i += 1
+        block_of_mask: dict[int, int] = {}
+        self.blocks = [block_of_mask.setdefault(m, len(block_of_mask)) for m in masks]
+        word_bit = 1 << (len(sets) - 1) if word else 0
+        self.alphabet = [(mask, _WORD if mask & word_bit else _OTHER) for mask in block_of_mask]
+        self.closures: dict[tuple[frozenset[int], int, int], frozenset[int]] = {}
+
+    def holds(self, kind: str, before: int, after: int) -> bool:
+        if kind == "^":
+            return before == _START
+        if kind == "$":
+            return after == _END
+        return ((before == _WORD) != (after == _WORD)) == (kind == "b")
+
+    def closure(self, states: frozenset[int], before: int, after: int) -> frozenset[int]:
+        key = (states, before, after)
+        if key not in self.closures:
+            seen = set(states)
+            stack = list(states)
+            while stack:
+                for kind, target in self.nfa.epsilons[stack.pop()]:
+                    if target not in seen and (kind is None or self.holds(kind, before, after)):
+                        seen.add(target)
+                        stack.append(target)
+            self.closures[key] = frozenset(seen)
+        return self.closures[key]
+
+    def run(self) -> Dfa:
+        final = self.nfa.final
+        first = (frozenset({self.nfa.initial}), _START if self.track else _OTHER)
+        number = {first: 0}
+        order = [first]
+        delta: list[list[int]] = []
+        finals = set()
+        for states, before in order:
+            if final in self.closure(states, before, _END):
+                finals.add(len(delta))
+            row = []
+            for mask, kind in self.alphabet:
+                closed = self.closure(states, before, kind)
+                step = frozenset(t for q in closed for s, t in self.nfa.moves[q] if mask >> s & 1)
+                if self.nfa.search and final in step:  # matched: the rest does not matter
+                    nxt = (frozenset({final}), _OTHER)
+                else:
+                    nxt = (step, kind if self.track else _OTHER)
+                if nxt not in number:
+                    if len(order) >= DFA_LIMIT:
+                        why = f"its automaton grows past {DFA_LIMIT} states"
+                        raise Undecidable(self.pattern, "the pattern", None, why)
+                    number[nxt] = len(order)
+                    order.append(nxt)
+                row.append(number[nxt])
+            delta.append(row)
+        return canonical(self.starts, self.blocks, delta, finals)
