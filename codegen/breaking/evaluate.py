@@ -1,0 +1,403 @@
+"""Judge one JSON value against a schema node, exactly as draft 2020-12 says.
+
+The engine's own validator: ECMA-262 patterns (``regress``, ``u`` flag, as the generated
+models), ``multipleOf`` exact on the numbers as written, ``unevaluated*`` from the annotations
+the subschemas that passed collected. It judges candidate values while the engine searches;
+the witness it finally prints is judged again by the ECMA oracle and the generated model.
+
+:func:`violates` judges the refined negations the engine enumerates: a value that breaks one
+named component of a schema (its ``minLength``, the value of its property ``a``...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from codegen.breaking.nodes import SNode, Unsupported, json_equal, static_evaluation
+from codegen.core.ecma import ecma_search
+
+__all__ = ["Step", "exact", "kind_of", "type_kinds", "unevaluated", "valid", "violates"]
+
+Step = tuple[Any, ...]
+"""One component of a schema: a keyword, with a property name or index where it takes one."""
+
+
+def exact(number: int | float) -> Fraction:
+    """A JSON number as written: 0.1 is one tenth."""
+    return Fraction(number) if isinstance(number, int) else Fraction(Decimal(repr(number)))
+
+
+def kind_of(value: Any) -> str:
+    """The engine's kind of a JSON value: null, boolean, integer, fraction, string, array,
+    object (an integer is a number without a fractional part, 1.0 included)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "integer" if exact(value).denominator == 1 else "fraction"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+_TYPE_KINDS = {
+    "null": ("null",),
+    "boolean": ("boolean",),
+    "integer": ("integer",),
+    "number": ("integer", "fraction"),
+    "string": ("string",),
+    "array": ("array",),
+    "object": ("object",),
+}
+
+
+def type_kinds(value: Any) -> frozenset[str]:
+    """The kinds a ``type`` keyword allows."""
+    names = value if isinstance(value, list) else [value]
+    return frozenset(k for name in names for k in _TYPE_KINDS.get(name, ()))
+
+
+@dataclass
+class _Seen:
+    """Annotations of one successful evaluation: evaluated property names and items."""
+
+    keys: set[str]
+    items: set[int]
+    every_item: bool = False
+
+    def add(self, other: _Seen) -> None:
+        self.keys |= other.keys
+        self.items |= other.items
+        self.every_item = self.every_item or other.every_item
+
+
+def valid(node: SNode, value: Any) -> bool:
+    """Whether ``node`` accepts ``value``."""
+    return _evaluate(node, value, 0) is not None
+
+
+def _evaluate(node: SNode, value: Any, depth: int) -> _Seen | None:
+    if depth > 200:
+        raise Unsupported("schema recursion too deep to evaluate", node)
+    if node.value is True:
+        return _Seen(set(), set())
+    if node.value is False:
+        return None
+    seen = _Seen(set(), set())
+    kind = kind_of(value)
+    for key in node.keywords():
+        if key in ("then", "else", "minContains", "maxContains", "unevaluatedProperties",
+                   "unevaluatedItems"):  # fmt: skip
+            continue  # judged with if, contains, and after everything else
+        if not _keyword(node, key, value, kind, seen, depth):
+            return None
+    for key in ("unevaluatedItems", "unevaluatedProperties"):
+        if key in node.obj and not _unevaluated(node, key, value, seen, depth):
+            return None
+    return seen
+
+
+def _keyword(node: SNode, key: str, value: Any, kind: str, seen: _Seen, depth: int) -> bool:
+    spec = node.obj[key]
+    if key == "type":
+        return kind in type_kinds(spec)
+    if key == "enum":
+        return any(json_equal(value, v) for v in spec)
+    if key == "const":
+        return json_equal(value, spec)
+    if key in _IN_PLACE:
+        return _IN_PLACE[key](node, value, seen, depth)
+    if kind in ("integer", "fraction") and key in _NUMBER:
+        return _NUMBER[key](exact(value), exact(spec))
+    if kind == "string" and key in _STRING:
+        return _STRING[key](value, spec)
+    if kind == "array" and key in _ARRAY:
+        return _ARRAY[key](node, value, seen, depth)
+    if kind == "object" and key in _OBJECT:
+        return _OBJECT[key](node, value, seen, depth)
+    return True
+
+
+_NUMBER = {
+    "minimum": lambda x, m: x >= m,
+    "maximum": lambda x, m: x <= m,
+    "exclusiveMinimum": lambda x, m: x > m,
+    "exclusiveMaximum": lambda x, m: x < m,
+    "multipleOf": lambda x, m: x % m == 0,
+}
+_STRING = {
+    "minLength": lambda s, n: len(s) >= n,
+    "maxLength": lambda s, n: len(s) <= n,
+    "pattern": lambda s, p: ecma_search(p, s),
+}
+
+
+def _sub(node: SNode, value: Any, depth: int, *tokens: Any) -> _Seen | None:
+    return _evaluate(node.child(*tokens), value, depth + 1)
+
+
+def _all_of(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    for index in range(len(node.obj["allOf"])):
+        result = _sub(node, value, depth, "allOf", index)
+        if result is None:
+            return False
+        seen.add(result)
+    return True
+
+
+def _any_of(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    passed = [r for i in range(len(node.obj["anyOf"])) if (r := _sub(node, value, depth,
+                                                                      "anyOf", i))]  # fmt: skip
+    for result in passed:
+        seen.add(result)
+    return bool(passed)
+
+
+def _one_of(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    passed = [r for i in range(len(node.obj["oneOf"])) if (r := _sub(node, value, depth,
+                                                                      "oneOf", i))]  # fmt: skip
+    if len(passed) != 1:
+        return False
+    seen.add(passed[0])
+    return True
+
+
+def _not(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    return _sub(node, value, depth, "not") is None
+
+
+def _if(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    condition = _sub(node, value, depth, "if")
+    branch = "then" if condition is not None else "else"
+    if condition is not None:
+        seen.add(condition)
+    if branch not in node.obj:
+        return True
+    result = _sub(node, value, depth, branch)
+    if result is not None:
+        seen.add(result)
+    return result is not None
+
+
+def _ref(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    target = node.target()
+    result = _evaluate(target, value, depth + 1) if target is not None else None
+    if result is not None:
+        seen.add(result)
+    return result is not None
+
+
+def _dependent_schemas(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
+    if kind_of(value) != "object":
+        return True
+    for name in node.obj["dependentSchemas"]:
+        if name in value:
+            result = _sub(node, value, depth, "dependentSchemas", name)
+            if result is None:
+                return False
+            seen.add(result)
+    return True
+
+
+_IN_PLACE = {
+    "allOf": _all_of,
+    "anyOf": _any_of,
+    "oneOf": _one_of,
+    "not": _not,
+    "if": _if,
+    "$ref": _ref,
+    "dependentSchemas": _dependent_schemas,
+}
+
+
+def _items(node: SNode, value: list[Any], seen: _Seen, depth: int) -> bool:
+    start = len(node.obj.get("prefixItems") or [])
+    if not all(_sub(node, v, depth, "items") for v in value[start:]):
+        return False
+    seen.every_item = True
+    return True
+
+
+def _prefix_items(node: SNode, value: list[Any], seen: _Seen, depth: int) -> bool:
+    count = min(len(value), len(node.obj["prefixItems"]))
+    if not all(_sub(node, value[i], depth, "prefixItems", i) for i in range(count)):
+        return False
+    seen.items.update(range(count))
+    return True
+
+
+def _contains(node: SNode, value: list[Any], seen: _Seen, depth: int) -> bool:
+    matched = [i for i, v in enumerate(value) if _sub(node, v, depth, "contains")]
+    low, high = node.obj.get("minContains", 1), node.obj.get("maxContains")
+    if len(matched) < low or (high is not None and len(matched) > high):
+        return False
+    seen.items.update(matched)  # the items it matched, which need not be a prefix
+    return True
+
+
+def _unique(node: SNode, value: list[Any], seen: _Seen, depth: int) -> bool:
+    if node.obj["uniqueItems"] is not True:
+        return True
+    return not any(json_equal(value[i], value[j]) for j in range(len(value)) for i in range(j))
+
+
+_ARRAY = {
+    "items": _items,
+    "prefixItems": _prefix_items,
+    "contains": _contains,
+    "uniqueItems": _unique,
+    "minItems": lambda n, v, s, d: len(v) >= n.obj["minItems"],
+    "maxItems": lambda n, v, s, d: len(v) <= n.obj["maxItems"],
+}
+
+
+def _properties(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
+    for name in node.obj["properties"]:
+        if name in value:
+            if not _sub(node, value[name], depth, "properties", name):
+                return False
+            seen.keys.add(name)
+    return True
+
+
+def _pattern_properties(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
+    for pattern in node.obj["patternProperties"]:
+        for key in value:
+            if ecma_search(pattern, key):
+                if not _sub(node, value[key], depth, "patternProperties", pattern):
+                    return False
+                seen.keys.add(key)
+    return True
+
+
+def additional_keys(node: SNode, value: dict[str, Any]) -> list[str]:
+    """The keys of ``value`` that ``node``'s ``additionalProperties`` applies to."""
+    names = node.obj.get("properties") or {}
+    patterns = node.obj.get("patternProperties") or {}
+    return [k for k in value if k not in names and not any(ecma_search(p, k) for p in patterns)]
+
+
+def _additional(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
+    keys = additional_keys(node, value)
+    if not all(_sub(node, value[k], depth, "additionalProperties") for k in keys):
+        return False
+    seen.keys.update(keys)
+    return True
+
+
+def _property_names(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
+    return all(_sub(node, key, depth, "propertyNames") for key in value)
+
+
+def _dependent_required(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
+    needs = node.obj["dependentRequired"]
+    return all(all(m in value for m in needs[k]) for k in needs if k in value)
+
+
+_OBJECT = {
+    "properties": _properties,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional,
+    "propertyNames": _property_names,
+    "required": lambda n, v, s, d: all(name in v for name in n.obj["required"]),
+    "dependentRequired": _dependent_required,
+    "minProperties": lambda n, v, s, d: len(v) >= n.obj["minProperties"],
+    "maxProperties": lambda n, v, s, d: len(v) <= n.obj["maxProperties"],
+}
+
+
+def _unevaluated(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> bool:
+    kind = kind_of(value)
+    if key == "unevaluatedItems" and kind == "array":
+        if seen.every_item:
+            return True
+        rest = [v for i, v in enumerate(value) if i not in seen.items]
+        return all(_sub(node, v, depth, key) for v in rest)
+    if key == "unevaluatedProperties" and kind == "object":
+        return all(_sub(node, value[k], depth, key) for k in value if k not in seen.keys)
+    return True
+
+
+# ---------------------------------------------------------------------------- components
+
+
+def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
+    """Whether ``value`` breaks the component of ``node`` that ``path`` names.
+
+    An empty path is the whole node (``value`` is refused); a path names one keyword, and
+    for the applicators a place below it and the component there (``("properties", "a")``
+    then a path in the property's schema: ``value`` has ``a``, and ``a`` breaks that).
+    """
+    if not path:
+        return not valid(node, value)
+    step, rest = path[0], path[1:]
+    key, kind = step[0], kind_of(value)
+    obj = node.obj
+    if key in ("properties", "dependentSchemas"):
+        if kind != "object" or step[1] not in value:
+            return False
+        inner = value[step[1]] if key == "properties" else value
+        return violates(node.child(key, step[1]), rest, inner)
+    if key == "patternProperties":
+        return kind == "object" and any(
+            ecma_search(step[1], k) and violates(node.child(key, step[1]), rest, v)
+            for k, v in value.items()
+        )
+    if key == "additionalProperties":
+        return kind == "object" and any(
+            violates(node.child(key), rest, value[k]) for k in additional_keys(node, value)
+        )
+    if key == "propertyNames":
+        return kind == "object" and any(violates(node.child(key), rest, k) for k in value)
+    if key == "prefixItems":
+        index = step[1]
+        return kind == "array" and index < len(value) and violates(
+            node.child(key, index), rest, value[index]
+        )
+    if key == "items":
+        start = len(obj.get("prefixItems") or [])
+        return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
+    if key == "allOf":
+        return violates(node.child(key, step[1]), rest, value)
+    if key == "$ref":
+        target = node.target()
+        return target is not None and violates(target, rest, value)
+    if key in ("then", "else"):
+        condition = valid(node.child("if"), value)
+        return condition == (key == "then") and violates(node.child(key), rest, value)
+    if key in ("unevaluatedProperties", "unevaluatedItems"):
+        return any(violates(node.child(key), rest, v) for v in unevaluated(node, key, value))
+    if key in ("contains", "maxContains"):
+        if kind != "array":
+            return False
+        count = sum(1 for v in value if valid(node.child("contains"), v))
+        if key == "contains":
+            return count < obj.get("minContains", 1)
+        return count > obj["maxContains"]
+    if key == "required":
+        return kind == "object" and step[1] not in value
+    if key == "dependentRequired":
+        needs = obj[key][step[1]]
+        return kind == "object" and step[1] in value and any(m not in value for m in needs)
+    probe = SNode(node.tree, node.home, node.pointer, {key: obj[key]})
+    return not valid(probe, value)
+
+
+def unevaluated(node: SNode, key: str, value: Any) -> list[Any]:
+    """The values ``node``'s ``unevaluated*`` keyword ``key`` applies to, as the engine reads
+    it (what :func:`~codegen.breaking.nodes.static_evaluation` says is evaluated)."""
+    evaluation = static_evaluation(node, items=key == "unevaluatedItems")
+    kind = kind_of(value)
+    if key == "unevaluatedItems":
+        return [] if kind != "array" or evaluation.every_item else value[evaluation.prefix :]
+    if kind != "object" or evaluation.every_key:
+        return []
+    return [
+        v
+        for k, v in value.items()
+        if k not in evaluation.names and not any(ecma_search(p, k) for p in evaluation.patterns)
+    ]

@@ -1,0 +1,448 @@
+"""The engine's one question: which JSON value satisfies a conjunction of literals, if any.
+
+:meth:`Solver.solve` answers :class:`Found` (with the value), :class:`Empty` (there is none:
+a proof) or :class:`Unknown` (with the reason it could not decide). It tries each kind of value
+in turn, expands the literals into conjunctions of atoms (:mod:`codegen.breaking.literals`)
+and hands each to the solver of that kind: scalars here, arrays and objects in their own
+modules, which ask this solver again for their items and property values.
+
+``Empty`` is only ever concluded from an exhausted finite search or a decided arithmetic or
+automaton question, so that a break is never passed silently; every ``Found`` value is judged
+against the literals by :mod:`codegen.breaking.evaluate` before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm
+from typing import Any
+
+from codegen.breaking import strings
+from codegen.breaking.evaluate import kind_of, valid, violates
+from codegen.breaking.literals import (
+    KINDS,
+    AddIf,
+    Atom,
+    Bound,
+    Count,
+    DepReq,
+    Has,
+    In,
+    ItemExists,
+    Items,
+    KeyExists,
+    Length,
+    Lit,
+    Multiple,
+    NamesIn,
+    PatIf,
+    Pattern,
+    PropIf,
+    Search,
+    Size,
+    Unique,
+    expand,
+)
+from codegen.breaking.nodes import SNode, Unsupported, json_equal
+from codegen.core.ecma import ecma_search
+
+__all__ = ["EngineDefect", "Empty", "Found", "Result", "Solver", "Unknown", "atom_holds", "holds"]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A value that satisfies every literal."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Empty:
+    """No value satisfies the literals (proved)."""
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """The engine could not decide, and why."""
+
+    reason: str
+
+
+Result = Found | Empty | Unknown
+EMPTY = Empty()
+
+
+class EngineDefect(Unsupported):
+    """A value the engine built breaks the literals it was built for: a defect, reported as
+    a change the engine could not decide rather than as a break it cannot show."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(f"internal defect: the engine built {value!r}, which does not fit")
+
+
+def holds(lit: Lit, value: Any) -> bool:
+    """Whether ``value`` satisfies ``lit``."""
+    if lit.positive:
+        return valid(lit.node, value)
+    return violates(lit.node, lit.path, value)
+
+
+class Solver:
+    """Answers satisfiability questions over the literals of two schema trees.
+
+    One solver serves one comparison: it remembers every answer (the same item or property
+    schema is asked about many times) and shares one bound on the work of each question.
+    """
+
+    def __init__(self, steps: int = 20_000) -> None:
+        self.steps = steps
+        self._answers: dict[Any, Result] = {}
+        self.search = Search(steps)
+
+    def solve(self, lits: Iterable[Lit], exclude: tuple[Any, ...] = ()) -> Result:
+        """A value satisfying every literal of ``lits`` and equal to none of ``exclude``."""
+        lits = list(lits)
+        key = (frozenset(lit.key for lit in lits), _frozen(exclude))
+        if key not in self._answers:
+            self._answers[key] = self._solve(lits, exclude)
+        return self._answers[key]
+
+    def question(self, lits: Iterable[Lit]) -> Result:
+        """:meth:`solve` with a fresh bound on the work (one question of a comparison)."""
+        self.search = Search(self.steps)
+        try:
+            return self.solve(lits)
+        except Unsupported as exc:
+            return Unknown(exc.reason)
+
+    def _solve(self, lits: list[Lit], exclude: tuple[Any, ...]) -> Result:
+        unknown: Unknown | None = None
+        for kind in KINDS:
+            try:
+                for atoms in expand(lits, kind, self.search):
+                    if exclude:
+                        atoms = [*atoms, In(tuple(v for v in exclude if kind_of(v) == kind),
+                                            positive=False)]  # fmt: skip
+                    result = self._leaf(kind, atoms)
+                    if isinstance(result, Found):
+                        if not all(holds(lit, result.value) for lit in lits):
+                            raise EngineDefect(result.value)
+                        return result
+                    if isinstance(result, Unknown):
+                        unknown = unknown or result
+            except Unsupported as exc:
+                if exc.reason.startswith("the search bound"):
+                    raise
+                unknown = unknown or Unknown(exc.reason)
+        return unknown or EMPTY
+
+    def _leaf(self, kind: str, atoms: list[Atom]) -> Result:
+        """A value of ``kind`` satisfying every atom of one conjunction."""
+        self.search.spend()
+        chosen = [a for a in atoms if isinstance(a, In) and a.positive]
+        if chosen:
+            return self._among(kind, chosen[0].values, atoms)
+        if kind == "null":
+            return self._among(kind, (None,), atoms)
+        if kind == "boolean":
+            return self._among(kind, (False, True), atoms)
+        if kind in ("integer", "fraction"):
+            return _number(kind, atoms)
+        if kind == "string":
+            return _string(atoms)
+        if kind == "array":
+            from codegen.breaking.arrays import solve_array  # noqa: PLC0415 - they call us
+
+            return solve_array(self, atoms)
+        from codegen.breaking.objects import solve_object  # noqa: PLC0415 - they call us
+
+        return solve_object(self, atoms)
+
+    def _among(self, kind: str, values: tuple[Any, ...], atoms: list[Atom]) -> Result:
+        """The first of finitely many candidates that satisfies every atom (exact)."""
+        for value in values:
+            if kind_of(value) == kind and all(atom_holds(a, value) for a in atoms):
+                return Found(value)
+        return EMPTY
+
+
+def _frozen(values: tuple[Any, ...]) -> tuple[str, ...]:
+    import json  # noqa: PLC0415
+
+    return tuple(sorted(json.dumps(v, sort_keys=True) for v in values))
+
+
+# ---------------------------------------------------------------------------- atoms
+
+
+def atom_holds(atom: Atom, value: Any) -> bool:
+    """Whether ``value`` satisfies ``atom`` (atoms of another kind hold vacuously)."""
+    kind = kind_of(value)
+    if isinstance(atom, In):
+        return any(json_equal(value, v) for v in atom.values) == atom.positive
+    if kind in ("integer", "fraction") and isinstance(atom, Bound | Multiple):
+        return _number_holds(atom, Fraction(str(value)) if isinstance(value, float)
+                             else Fraction(value))  # fmt: skip
+    if kind == "string" and isinstance(atom, Length | Pattern):
+        if isinstance(atom, Length):
+            return len(value) >= atom.n if atom.lower else len(value) <= atom.n
+        return ecma_search(atom.pattern, value) == atom.positive
+    if kind == "array" and isinstance(atom, Size | Items | ItemExists | Unique | Count):
+        return _array_holds(atom, value)
+    if kind == "object" and isinstance(
+        atom, Size | Has | PropIf | PatIf | AddIf | NamesIn | KeyExists | DepReq
+    ):
+        return _object_holds(atom, value)
+    return True
+
+
+def _number_holds(atom: Bound | Multiple, x: Fraction) -> bool:
+    if isinstance(atom, Multiple):
+        return (x % atom.step == 0) == atom.positive
+    if atom.lower:
+        return x > atom.value if atom.exclusive else x >= atom.value
+    return x < atom.value if atom.exclusive else x <= atom.value
+
+
+def _array_holds(atom: Atom, value: list[Any]) -> bool:
+    if isinstance(atom, Size):
+        return len(value) >= atom.n if atom.lower else len(value) <= atom.n
+    if isinstance(atom, Items):
+        prefix = all(valid(n, v) for n, v in zip(atom.prefix, value, strict=False))
+        rest = atom.rest is None or all(valid(atom.rest, v) for v in value[atom.start :])
+        return prefix and rest
+    if isinstance(atom, ItemExists):
+        if atom.index is not None:
+            return atom.index < len(value) and holds(atom.lit, value[atom.index])
+        return any(holds(atom.lit, v) for v in value[atom.start :])
+    if isinstance(atom, Unique):
+        pairs = any(json_equal(value[i], value[j]) for j in range(len(value)) for i in range(j))
+        return pairs != atom.positive
+    assert isinstance(atom, Count)
+    count = sum(1 for v in value if valid(atom.node, v))
+    return count >= atom.low and (atom.high is None or count <= atom.high)
+
+
+def additional(atom: AddIf, key: str) -> bool:
+    """Whether ``key`` is one ``atom``'s ``additionalProperties`` applies to."""
+    return key not in atom.names and not any(ecma_search(p, key) for p in atom.patterns)
+
+
+def key_fits(where: tuple[Any, ...], key: str) -> bool:
+    """Whether ``key`` is a name a :class:`KeyExists` of ``where`` may use."""
+    if where[0] == "pattern":
+        return ecma_search(where[1], key)
+    if where[0] == "outside":
+        return key not in where[1] and not any(ecma_search(p, key) for p in where[2])
+    return holds(where[1], key)
+
+
+def _object_holds(atom: Atom, value: dict[str, Any]) -> bool:
+    if isinstance(atom, Size):
+        return len(value) >= atom.n if atom.lower else len(value) <= atom.n
+    if isinstance(atom, Has):
+        if atom.name not in value:
+            return not atom.positive
+        return atom.positive and (atom.lit is None or holds(atom.lit, value[atom.name]))
+    if isinstance(atom, PropIf):
+        return atom.name not in value or valid(atom.node, value[atom.name])
+    if isinstance(atom, PatIf):
+        return all(valid(atom.node, v) for k, v in value.items() if ecma_search(atom.pattern, k))
+    if isinstance(atom, AddIf):
+        return all(valid(atom.node, v) for k, v in value.items() if additional(atom, k))
+    if isinstance(atom, NamesIn):
+        return all(holds(atom.lit, k) for k in value)
+    if isinstance(atom, KeyExists):
+        return any(
+            key_fits(atom.where, k) and (atom.lit is None or holds(atom.lit, v))
+            for k, v in value.items()
+        )
+    assert isinstance(atom, DepReq)
+    return atom.name not in value or all(m in value for m in atom.needs)
+
+
+# ---------------------------------------------------------------------------- numbers
+
+
+def _rational_lcm(values: Iterable[Fraction]) -> Fraction:
+    result = Fraction(1)
+    first = True
+    for v in values:
+        if first:
+            result, first = v, False
+        else:
+            result = Fraction(lcm(result.numerator, v.numerator), gcd(result.denominator,
+                                                                      v.denominator))  # fmt: skip
+    return result
+
+
+def _number(kind: str, atoms: list[Atom]) -> Result:
+    """A number of ``kind`` (integer: no fractional part; fraction: one) within the atoms."""
+    lower: tuple[Fraction, bool] | None = None
+    upper: tuple[Fraction, bool] | None = None
+    for atom in atoms:
+        if isinstance(atom, Bound):
+            bound = (atom.value, atom.exclusive)
+            if atom.lower and (lower is None or bound > lower):
+                lower = bound
+            if not atom.lower and (upper is None or (bound[0], not bound[1]) < (upper[0],
+                                                                              not upper[1])):  # fmt: skip
+                upper = bound
+    steps = [a.step for a in atoms if isinstance(a, Multiple) and a.positive]
+    if kind == "integer":
+        steps.append(Fraction(1))
+    if steps:
+        return _multiples(kind, _rational_lcm(steps), lower, upper, atoms)
+    return _fraction(lower, upper, atoms)
+
+
+def _multiples(
+    kind: str,
+    step: Fraction,
+    lower: tuple[Fraction, bool] | None,
+    upper: tuple[Fraction, bool] | None,
+    atoms: list[Atom],
+) -> Result:
+    """``k * step`` for a whole ``k``: each refused multiple excludes the ``k`` divisible by
+    some whole ``b``, so among ``lcm(b) * (exclusions + 1)`` consecutive ``k`` one fits."""
+    low = None if lower is None else _ceil(lower[0] / step, lower[1])
+    high = None if upper is None else _floor(upper[0] / step, upper[1])
+    if low is not None and high is not None and low > high:
+        return EMPTY
+    periods = []
+    for atom in atoms:
+        if isinstance(atom, Multiple) and not atom.positive:
+            ratio = step / atom.step
+            if ratio.denominator == 1:
+                return EMPTY  # every multiple of step is one of atom.step
+            periods.append(ratio.denominator)
+    excluded = sum(len(a.values) for a in atoms if isinstance(a, In))
+    window = lcm(*periods) * (excluded + 1) + 1 if periods else excluded + 1
+    if window > 100_000:
+        raise Unsupported("the multipleOf constraints have too long a period to search")
+    start = 0 if low is None or low <= 0 <= (high if high is not None else 0) else low
+    if high is not None and start > high:
+        start = high
+    for k in _outward(start, low, high, window):
+        value = _json_number(k * step)
+        if kind_of(value) == kind and all(atom_holds(a, value) for a in atoms):
+            return Found(value)
+    finite = low is not None and high is not None and high - low + 1 <= window
+    if finite:
+        return EMPTY
+    raise Unsupported("no multiple fitted the number constraints within the search bound")
+
+
+def _outward(start: int, low: int | None, high: int | None, count: int) -> Iterable[int]:
+    """``start``, then alternately above and below it, within ``[low, high]``."""
+    yielded, distance = 0, 0
+    while yielded < count:
+        candidates = [start] if distance == 0 else [start + distance, start - distance]
+        inside = [k for k in candidates if (low is None or k >= low) and (high is None
+                                                                            or k <= high)]  # fmt: skip
+        if not inside and (low is not None and high is not None) and (
+            start - distance < low and start + distance > high
+        ):
+            return
+        for k in inside:
+            yielded += 1
+            yield k
+        distance += 1
+
+
+def _ceil(x: Fraction, exclusive: bool) -> int:
+    whole = -((-x.numerator) // x.denominator)
+    return whole + 1 if exclusive and whole == x else whole
+
+
+def _floor(x: Fraction, exclusive: bool) -> int:
+    whole = x.numerator // x.denominator
+    return whole - 1 if exclusive and whole == x else whole
+
+
+def _json_number(x: Fraction) -> int | float:
+    """``x`` as a JSON number that reads back as exactly ``x`` (an int, or a short decimal)."""
+    if x.denominator == 1:
+        return x.numerator
+    as_float = float(x)
+    if Fraction(repr(as_float)) == x:
+        return as_float
+    raise Unsupported(f"the number {x} has no short decimal form")
+
+
+def _fraction(
+    lower: tuple[Fraction, bool] | None, upper: tuple[Fraction, bool] | None, atoms: list[Atom]
+) -> Result:
+    """A number with a fractional part within the bounds: between two distinct bounds there
+    are infinitely many, and the refused multiples and values exclude only some of them."""
+    if lower is not None and upper is not None:
+        if lower[0] > upper[0]:
+            return EMPTY
+        if lower[0] == upper[0]:
+            if lower[1] or upper[1] or lower[0].denominator == 1:
+                return EMPTY
+            value = _json_number(lower[0])
+            return Found(value) if all(atom_holds(a, value) for a in atoms) else EMPTY
+    for value in _fractions_between(lower, upper):
+        if all(atom_holds(a, value) for a in atoms):
+            return Found(value)
+    raise Unsupported("no number with a fractional part fitted within the search bound")
+
+
+def _fractions_between(
+    lower: tuple[Fraction, bool] | None, upper: tuple[Fraction, bool] | None
+) -> Iterable[float]:
+    """Short decimals with a fractional part strictly between the bounds, shortest first."""
+    low = lower[0] if lower is not None else None
+    high = upper[0] if upper is not None else None
+    if low is None:
+        low = Fraction(-1) if high is None else high - 1
+    if high is None:
+        high = low + 2
+    for digits in range(1, 18):
+        unit = Fraction(1, 10**digits)
+        candidate = (low // unit) * unit + unit
+        for _ in range(12):
+            if candidate >= high:
+                break
+            value = float(candidate)
+            if candidate.denominator != 1 and Fraction(repr(value)) == candidate:
+                yield value
+            candidate += unit
+
+
+# ---------------------------------------------------------------------------- strings
+
+
+def string_language(atoms: list[Atom]) -> strings.Strings:
+    """The strings that satisfy every string atom of one conjunction."""
+    language = strings.anything()
+    low, high = 0, None
+    for atom in atoms:
+        if isinstance(atom, Length):
+            if atom.lower:
+                low = max(low, atom.n)
+            else:
+                high = atom.n if high is None else min(high, atom.n)
+        elif isinstance(atom, Pattern):
+            matched = strings.matching(atom.pattern)
+            language = language & (matched if atom.positive else ~matched)
+        elif isinstance(atom, In):
+            texts = [v for v in atom.values if isinstance(v, str)]
+            listed = strings.nothing()
+            for text in texts:
+                listed = listed | strings.literal(text)
+            language = language & (listed if atom.positive else ~listed)
+    if high is not None and high < low:
+        return strings.nothing()
+    return language & strings.length_between(low, high)
+
+
+def _string(atoms: list[Atom]) -> Result:
+    try:
+        example = string_language(atoms).example()
+    except (strings.Undecidable, strings.PatternError) as exc:
+        raise Unsupported(str(exc)) from exc
+    return EMPTY if example is None else Found(example)
