@@ -10,19 +10,20 @@ could not decide, becomes ``CHANGE_UNPROVEN``: never a silent pass.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
 from codegen.breaking.inclusion import Break, breaks
 from codegen.breaking.literals import Lit
-from codegen.breaking.nodes import root
+from codegen.breaking.nodes import SNode, root
 from codegen.breaking.solver import Found, Solver
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
 from codegen.core.inputs import closure_digest
-from codegen.core.loader import SchemaFile
+from codegen.core.jsonpos import resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
 
 __all__ = ["data_findings", "witness_text"]
@@ -40,6 +41,22 @@ def witness_text(document: Any) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False)
 
 
+def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
+    """Whether a node says in ``other`` (same file, same place) what it says here."""
+
+    def unchanged(node: SNode) -> bool:
+        home = other.by_rel.get(node.home.rel)
+        if home is None:
+            return False
+        try:
+            value = resolve_pointer(home.data, node.pointer)
+        except LookupError:
+            return False
+        return solver.search.same(node, SNode(other, home, node.pointer, value))
+
+    return unchanged
+
+
 def _changed(pair: ContractPair) -> bool:
     before = closure_digest(pair.prev_side.tree, pair.prev)
     return before != closure_digest(pair.cur_side.tree, pair.cur)
@@ -55,8 +72,14 @@ def data_findings(
         if not _changed(pair):
             continue
         old, new = root(previous.tree, pair.prev), root(current.tree, pair.cur)
-        items += [_Item(pair, BACKWARD, b) for b in breaks(solver, old, new)]
-        items += [_Item(pair, FORWARD, b) for b in breaks(solver, new, old)]
+        items += [
+            _Item(pair, BACKWARD, b)
+            for b in breaks(solver, old, new, _unchanged_in(previous.tree, solver))
+        ]
+        items += [
+            _Item(pair, FORWARD, b)
+            for b in breaks(solver, new, old, _unchanged_in(current.tree, solver))
+        ]
     judge = Judge(previous.tree, current.tree)
     try:
         judge.prepare([i.pair.cur for i in items if i.found.decided])

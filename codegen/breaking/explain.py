@@ -19,6 +19,7 @@ from codegen.breaking.inclusion import Break, node_at
 from codegen.breaking.literals import child_of
 from codegen.breaking.nodes import SNode, static_evaluation
 from codegen.breaking.walk import describe
+from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.rules import is_base, rule_message
@@ -66,16 +67,36 @@ def explain(
         )
     else:
         rule, message = _worded(node, step, other, counterpart, value, subject, backward, rule_at)
+        if rule == "PROPERTY_DELETED" and counterpart is not None:
+            return _deleted(node, step[0], counterpart, value)
+        if rule in ("PROPERTY_MADE_OPTIONAL", "PROPERTY_ADDED_CLOSED") and counterpart is not None:
+            name = step[1] if rule == "PROPERTY_MADE_OPTIONAL" else message.split('"')[1]
+            declared = f"{counterpart.pointer}/properties/{escape_pointer(name)}"
+            if _resolves(counterpart.home.data, declared):
+                return Explained(rule, counterpart.home, True, declared, message)
     file, current, pointer = _placed(node, pointer, counterpart, other, backward)
     return Explained(rule, file, current, pointer, message)
+
+
+def _deleted(node: SNode, key: str, counterpart: SNode, value: Any) -> Explained:
+    """A property deleted under a closed content model: shown where it was, in the words of
+    the CODEGEN finding of the same deletion, so that the two are one finding."""
+    name = next(k for k in _offending(node, key, value) if k in _declared(counterpart))
+    own = counterpart.obj.get("properties") or {}
+    pointer = counterpart.pointer + (f"/properties/{escape_pointer(name)}" if name in own else "")
+    subject = describe(counterpart.home.title, pointer)
+    message = f'Previously present {subject} was deleted. Mark it "deprecated": true instead.'
+    return Explained("PROPERTY_DELETED", counterpart.home, False, pointer, message)
 
 
 def _pointer(node: SNode, step: Step) -> str:
     if step[0] == "$self":
         return node.pointer
     if step[0] == "required":
-        names = node.obj["required"]
-        return f"{node.pointer}/required/{names.index(step[1])}"
+        declared = f"{node.pointer}/properties/{escape_pointer(step[1])}"
+        if _resolves(node.home.data, declared):
+            return declared
+        return f"{node.pointer}/required/{node.obj['required'].index(step[1])}"
     tokens = "/".join(escape_pointer(t) for t in step)
     return f"{node.pointer}/{tokens}"
 
@@ -95,21 +116,14 @@ def _counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
 def _placed(
     node: SNode, pointer: str, counterpart: SNode | None, other: SchemaTree, backward: bool
 ) -> tuple[SchemaFile, bool, str]:
-    """Where the finding is shown: the new file at the component (or its nearest ancestor
-    there), the old file when the new one has no such file."""
+    """Where the finding is shown: the new file at the component, or at the nearest place
+    there when the component was removed; the old file when the new one lost the schema
+    that held it (a removed rule, property or file)."""
     if backward:
         return node.home, True, pointer
-    home = other.by_rel.get(node.home.rel)
-    if home is None:
+    if counterpart is None or not _resolves(counterpart.home.data, pointer):
         return node.home, False, pointer
-    here = pointer
-    while here:
-        try:
-            resolve_pointer(home.data, here)
-            return home, True, here
-        except LookupError:
-            here = here.rsplit("/", 1)[0]
-    return home, True, ""
+    return counterpart.home, True, pointer
 
 
 def _rule_on(root: SNode, path: tuple[Step, ...]) -> tuple[SNode, str] | None:
@@ -161,6 +175,10 @@ def _members(node: SNode, step: Step, value: Any) -> list[Any]:
     return []
 
 
+def _types(value: Any) -> str:
+    return _shown(sorted(value if isinstance(value, list) else [value]))
+
+
 def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -198,27 +216,14 @@ def _worded(
             "Add it as optional with a default instead."
         )
     if key in ("additionalProperties", "unevaluatedProperties") and node.obj[key] is False:
-        if backward:
-            return "ADDITIONAL_PROPERTIES_CLOSED", (
-                f"The content model of {subject} was closed; old data with other keys no "
-                "longer loads."
-            )
-        declared = _declared(counterpart)
-        extra = [k for k in value if k in declared] if isinstance(value, dict) else []
-        if extra:
-            return "PROPERTY_ADDED_CLOSED", (
-                f'Property "{extra[0]}" was added to the closed content model of {subject}; '
-                "old readers reject data holding it."
-            )
-        return "ADDITIONAL_PROPERTIES_OPENED", (
-            f"The content model of {subject} was opened; old readers reject unknown keys."
-        )
+        return _closed_worded(node, key, counterpart, value, subject, backward)
     if key == "const" or (key == "enum" and isinstance(before, list) and len(before) == 1
                           and before == now):  # fmt: skip
+        effect = "old data no longer loads" if backward else "old readers refuse new data"
         return "CONST_CHANGED", (
             f"The constant of {subject} was changed from "
             f"{_shown(old) if old is not None else 'none'} to "
-            f"{_shown(new) if new is not None else 'none'}."
+            f"{_shown(new) if new is not None else 'none'}: {effect}."
         )
     if key == "enum":
         if backward:
@@ -226,7 +231,9 @@ def _worded(
         return "ENUM_VALUE_ADDED", f"Enum value {_shown(value)} was added to {subject}."
     if key in ("type", "$ref", "anyOf", "oneOf", "$self") and _kind_excluded(node, value):
         shown = "a number" if kind_of(value) in ("integer", "fraction") else kind_of(value)
-        change = f" from {_shown(old)} to {_shown(new)}" if old and new and key == "type" else ""
+        change = (
+            f" from {_types(old)} to {_types(new)}" if old and new and key == "type" else ""
+        )
         if backward:
             return "TYPE_NARROWED", (
                 f"The type of {subject} was narrowed{change}: it no longer accepts {shown}."
@@ -248,6 +255,61 @@ def _declared(node: SNode | None) -> frozenset[str]:
     if node is None or not isinstance(node.value, dict):
         return frozenset()
     return static_evaluation(node, items=False).names
+
+
+def _open(node: SNode | None) -> bool:
+    if node is None or not isinstance(node.value, dict):
+        return True
+    obj = node.obj
+    return obj.get("additionalProperties", True) is not False and obj.get(
+        "unevaluatedProperties", True) is not False  # fmt: skip
+
+
+def _offending(node: SNode, key: str, value: Any) -> list[str]:
+    """The names of ``value`` that ``node``'s closing keyword ``key`` refuses."""
+    if not isinstance(value, dict):
+        return []
+    if key == "additionalProperties":
+        names = node.obj.get("properties") or {}
+        patterns = node.obj.get("patternProperties") or {}
+        return [k for k in value if k not in names and not any(ecma_search(p, k)
+                                                                for p in patterns)]  # fmt: skip
+    evaluation = static_evaluation(node, items=False)
+    return [
+        k for k in value
+        if k not in evaluation.names and not any(ecma_search(p, k) for p in evaluation.patterns)
+    ]  # fmt: skip
+
+
+def _closed_worded(
+    node: SNode, key: str, counterpart: SNode | None, value: Any, subject: str, backward: bool
+) -> tuple[str, str]:
+    """A closed content model refuses a name: deleted, added, or the model closed or opened."""
+    names = _offending(node, key, value)
+    declared = [k for k in names if k in _declared(counterpart)]
+    if backward and declared:
+        return "PROPERTY_DELETED", (
+            f'Property "{declared[0]}" was deleted from the closed content model of {subject}; '
+            'old data holding it no longer loads. Mark it "deprecated": true instead.'
+        )
+    if backward:
+        if _open(counterpart):
+            return "ADDITIONAL_PROPERTIES_CLOSED", (
+                f"The content model of {subject} was closed; old data with other keys no "
+                "longer loads."
+            )
+        return "CONSTRAINT_TIGHTENED", (
+            f"The {key} of {subject} refuses a property name it accepted: "
+            f"{_shown(names[0]) if names else 'one'}."
+        )
+    if declared:
+        return "PROPERTY_ADDED_CLOSED", (
+            f'Property "{declared[0]}" was added to the closed content model of {subject}; '
+            "old readers reject data holding it."
+        )
+    return "ADDITIONAL_PROPERTIES_OPENED", (
+        f"The content model of {subject} was opened; old readers reject unknown keys."
+    )
 
 
 def _kind_excluded(node: SNode, value: Any) -> bool:
@@ -277,7 +339,8 @@ def _rule_worded(
     where = f"{holder.home.title} ({pointer or '/'})"
     home = other.by_rel.get(holder.home.rel)
     if home is not None and _resolves(home.data, pointer):
-        return "RULE_CHANGED", f"Cross-field rule {label} of {where} was changed."
+        effect = "old data no longer loads" if backward else "old readers refuse new data"
+        return "RULE_CHANGED", f"Cross-field rule {label} of {where} was changed: {effect}."
     if backward:
         return "RULE_ADDED", f"Cross-field rule {label} was added to {where}."
     return "RULE_REMOVED", f"Previously present cross-field rule {label} of {where} was deleted."

@@ -11,7 +11,7 @@ reported at the place it was asked, never dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from codegen.breaking.evaluate import Step
 from codegen.breaking.literals import Lit, child_of, components
 from codegen.breaking.nodes import SNode
 from codegen.breaking.solver import Found, Solver, Unknown
+from codegen.generate.rules import is_base
 
 __all__ = ["Break", "breaks", "node_at"]
 
@@ -50,10 +51,16 @@ def node_at(root: SNode, path: tuple[Step, ...]) -> SNode:
     return node
 
 
-def breaks(solver: Solver, accepting: SNode, refusing: SNode) -> list[Break]:
-    """Every component of ``refusing`` that some document of ``accepting`` breaks."""
+def breaks(
+    solver: Solver, accepting: SNode, refusing: SNode, unchanged: Callable[[SNode], bool]
+) -> list[Break]:
+    """Every component of ``refusing`` that some document of ``accepting`` breaks.
+
+    The search does not descend into a schema that ``unchanged`` says is the same in both
+    versions: a break found there is shown where that schema is used.
+    """
     found: list[Break] = []
-    for item in _explore(solver, accepting, refusing, ()):
+    for item in _explore(solver, accepting, refusing, (), unchanged):
         found.append(item)
         if len(found) >= MAX_BREAKS:
             break
@@ -61,15 +68,19 @@ def breaks(solver: Solver, accepting: SNode, refusing: SNode) -> list[Break]:
 
 
 def _explore(
-    solver: Solver, accepting: SNode, refusing: SNode, path: tuple[Step, ...]
+    solver: Solver,
+    accepting: SNode,
+    refusing: SNode,
+    path: tuple[Step, ...],
+    unchanged: Callable[[SNode], bool],
 ) -> Iterator[Break]:
     result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
     if not isinstance(result, Found | Unknown):
         return
-    below = _refinements(refusing, path)
+    below = _refinements(refusing, path, unchanged)
     reported = False
     for sub in below:
-        for item in _explore(solver, accepting, refusing, sub):
+        for item in _explore(solver, accepting, refusing, sub, unchanged):
             reported = True
             yield item
     if reported or (below and isinstance(result, Unknown) and _all_empty(solver, accepting,
@@ -95,17 +106,28 @@ def _all_empty(
 _MAX_DEPTH = 32
 
 
-def _refinements(root: SNode, path: tuple[Step, ...]) -> list[tuple[Step, ...]]:
+def _is_rule(root: SNode, path: tuple[Step, ...]) -> bool:
+    """Whether the last step of ``path`` enters a cross-field rule (an ``allOf`` member that
+    is no base, ``then``/``else``, ``dependentSchemas``): a rule is reported as a whole."""
+    key = path[-1][0]
+    if key in ("then", "else", "dependentSchemas"):
+        return True
+    return key == "allOf" and not is_base(node_at(root, path).obj["allOf"][path[-1][1]])
+
+
+def _refinements(
+    root: SNode, path: tuple[Step, ...], unchanged: Callable[[SNode], bool]
+) -> list[tuple[Step, ...]]:
     """The paths one component deeper than ``path`` (none below a leaf component, nor where
     a recursive schema comes back to a node already on the path)."""
     if not path:
         return [(step,) for step in components(root)]
-    if len(path) >= _MAX_DEPTH:
+    if len(path) >= _MAX_DEPTH or _is_rule(root, path):
         return []
     node, seen = root, {root.key}
     for step in path:
         child = child_of(node, step)
-        if child is None or child.key in seen:
+        if child is None or child.key in seen or unchanged(child):
             return []
         seen.add(child.key)
         node = child

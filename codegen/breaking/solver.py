@@ -440,9 +440,31 @@ def string_language(atoms: list[Atom]) -> strings.Strings:
     return language & strings.length_between(low, high)
 
 
+_CANDIDATES = 256
+"""Members of the decidable part tried against the patterns the automata cannot read."""
+
+
 def _string(atoms: list[Atom]) -> Result:
+    """A string satisfying the atoms. Patterns the automata cannot read (lookaround,
+    backreferences) are set aside: when the rest admits no string, none is proved; else the
+    rest's shortest members are judged against them by the ECMA-262 engine itself."""
+    decidable, aside = [], []
+    for atom in atoms:
+        if isinstance(atom, Pattern):
+            try:
+                strings.matching(atom.pattern)
+            except (strings.Undecidable, strings.PatternError) as exc:
+                aside.append((atom, exc))
+                continue
+        decidable.append(atom)
     try:
-        example = string_language(atoms).example()
+        language = string_language(decidable)
+        candidates = language.examples(_CANDIDATES if aside else 1)
     except (strings.Undecidable, strings.PatternError) as exc:
         raise Unsupported(str(exc)) from exc
-    return EMPTY if example is None else Found(example)
+    for text in candidates:
+        if all(atom_holds(atom, text) for atom, _ in aside):
+            return Found(text)
+    if not candidates:
+        return EMPTY
+    raise Unsupported(str(aside[0][1]))

@@ -16,6 +16,7 @@ additive changes only, old checkpoints keep loading: ``CODEGEN``, ``DATA_BACKWAR
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+import dataclasses
 from dataclasses import dataclass
 
 from codegen.breaking.contract_checks import CONTRACT_CHECKS
@@ -175,7 +176,28 @@ def compare(previous: Side, current: Side) -> list[Finding]:
     for pair in everything:
         findings.update(_codegen_findings(pair))
     findings.update(data_findings(previous, current, everything, deleted))
-    return sorted(findings)
+    return _merged(findings)
+
+
+_ORDER = {_C: 0, _B: 1, _F: 2}
+
+
+def _merged(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that say the same thing at the same place become one, in all their categories
+    (a property deleted under a closed content model breaks CODEGEN and DATA_BACKWARD)."""
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for finding in findings:
+        key = (finding.path, finding.line, finding.column, finding.rule, finding.message)
+        groups.setdefault(key, []).append(finding)
+    result = []
+    for group in groups.values():
+        if len(group) == 1 or sum(f.witness is not None for f in group) > 1:
+            result += group
+            continue
+        categories = sorted({c for f in group for c in f.categories}, key=_ORDER.__getitem__)
+        witness = next((f.witness for f in group if f.witness is not None), None)
+        result.append(dataclasses.replace(group[0], categories=tuple(categories), witness=witness))
+    return sorted(result)
 
 
 def rule_rows() -> Sequence[tuple[str, str, str]]:

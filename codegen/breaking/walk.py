@@ -336,8 +336,15 @@ def describe(contract: str, pointer: str, *, capital: bool = False) -> str:
             path += ("." if path and token == "properties" else "") + _KINDS[token] + name
             index += 2
             continue
-        if token in ("items", "additionalProperties"):
-            path += _KINDS[token]
+        if token in ("prefixItems", "patternProperties") and index + 1 < len(tokens):
+            inner = tokens[index + 1]
+            path += f"[{inner}]" if token == "prefixItems" else f"{{{inner}}}"
+            index += 2
+            continue
+        if token in ("items", "additionalProperties", "unevaluatedProperties",
+                     "unevaluatedItems", "propertyNames"):  # fmt: skip
+            path += {"unevaluatedProperties": "{}", "unevaluatedItems": "[]",
+                     "propertyNames": "{names}"}.get(token, _KINDS.get(token, ""))  # fmt: skip
         index += 1
     if not path:
         text = f"{contract} ({pointer or '/'})"

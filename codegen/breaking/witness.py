@@ -36,7 +36,7 @@ class Judge:
     def __init__(self, previous: SchemaTree, current: SchemaTree) -> None:
         self._trees = {"previous": previous, "current": current}
         self._registries: dict[str, Any] = {}
-        self._models: dict[str, type[pydantic.BaseModel]] = {}
+        self._models: dict[str, pydantic.TypeAdapter[Any]] = {}
         self._folder: tempfile.TemporaryDirectory[str] | None = None
 
     def close(self) -> None:
@@ -57,9 +57,9 @@ class Judge:
 
         :meth:`prepare` must have named ``schema`` (models are generated in one batch).
         """
-        model = self._models[schema.title]
+        adapter = self._models[schema.title]
         try:
-            model.model_validate_json(json.dumps(document))
+            adapter.validate_json(json.dumps(document))
         except pydantic.ValidationError:
             return False
         return True
@@ -101,7 +101,7 @@ class Judge:
             for contract in plan.contracts:
                 if contract.name in titles:
                     module = importlib.import_module(contract.module)
-                    self._models[contract.name] = getattr(module, contract.name)
+                    self._models[contract.name] = pydantic.TypeAdapter(getattr(module, contract.name))
 
 
 @contextlib.contextmanager
