@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from codegen.breaking.evaluate import exact
 from codegen.breaking.literals import Atom, Count, ItemExists, Items, Lit, Size, Unique
 from codegen.breaking.nodes import Unsupported
 
@@ -147,31 +148,84 @@ def _build(
     members: list[tuple[bool, ...]],
 ) -> Result:
     """The array whose items satisfy what each position needs, or why there is none."""
-    from codegen.breaking.solver import EMPTY, Found, Unknown  # noqa: PLC0415
+    from codegen.breaking.solver import Found  # noqa: PLC0415
 
     def needs(position: int) -> list[Lit]:
-        counted = [Lit(c.node, member) for c, member in zip(plan.counts, members[position],
-                                                             strict=True)]  # fmt: skip
+        counted = [
+            Lit(c.node, member) for c, member in zip(plan.counts, members[position], strict=True)
+        ]
         return plan.base(position) + extra.get(position, []) + counted
 
-    values: dict[int, Any] = {}
-    used: list[Any] = []
+    wanted: dict[int, list[Lit]] = {}
     for position in range(length):
-        if position in values:
+        if pair is not None and position == pair[1]:
             continue
-        lits = needs(position)
-        twin = None
-        if pair is not None and position == pair[0]:
-            twin = pair[1]
-            lits += needs(twin)
-        result = solver.solve(lits, tuple(used) if plan.unique else ())
+        wanted[position] = needs(position) + (needs(pair[1]) if pair and position == pair[0]
+                                              else [])  # fmt: skip
+    if plan.unique:
+        return _distinct(solver, wanted, length)
+    values: dict[int, Any] = {}
+    for position, lits in wanted.items():
+        result = solver.solve(lits)
         if not isinstance(result, Found):
-            if plan.unique and used and isinstance(result, type(EMPTY)):
-                if isinstance(solver.solve(lits), Found):
-                    return Unknown("unique items: too few distinct values to choose from")
             return result
         values[position] = result.value
-        used.append(result.value)
-        if twin is not None:
-            values[twin] = result.value
+    if pair is not None:
+        values[pair[1]] = values[pair[0]]
     return Found([values[p] for p in range(length)])
+
+
+def _distinct(solver: Solver, wanted: dict[int, list[Lit]], length: int) -> Result:
+    """Pairwise different items: each position's values are listed (all of them, or
+    ``length`` of them, which is always enough), then matched to positions, exactly."""
+    from codegen.breaking.solver import EMPTY, Found  # noqa: PLC0415
+
+    choices: dict[int, list[Any]] = {}
+    for position, lits in wanted.items():
+        found: list[Any] = []
+        while len(found) < length:
+            result = solver.solve(lits, tuple(found))
+            if isinstance(result, Found):
+                found.append(result.value)
+            elif found and isinstance(result, type(EMPTY)):
+                break
+            else:
+                return result
+        choices[position] = found
+    matched = _matching(choices)
+    if matched is None:
+        return EMPTY
+    return Found([matched[p] for p in range(length)])
+
+
+def _matching(choices: dict[int, list[Any]]) -> dict[int, Any] | None:
+    """A value for each position, all different (JSON equality), or None (augmenting paths)."""
+    owner: dict[Any, int] = {}
+    keys = {p: [_canonical(v) for v in values] for p, values in choices.items()}
+
+    def place(position: int, seen: set[Any]) -> bool:
+        for key in keys[position]:
+            if key in seen:
+                continue
+            seen.add(key)
+            if key not in owner or place(owner[key], seen):
+                owner[key] = position
+                return True
+        return False
+
+    for position in choices:
+        if not place(position, set()):
+            return None
+    chosen = {p: k for k, p in owner.items()}
+    return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form of a JSON value in which equal values (1 and 1.0) are equal."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", exact(value))
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))

@@ -128,19 +128,24 @@ def _finding(previous: Side, current: Side, judge: Judge, item: _Item) -> tuple[
     return finding, said.file.rel == (pair.cur if said.current else pair.prev).rel
 
 
-def _deleted(previous: Side, solver: Solver, deleted: Iterable[SchemaFile]) -> Iterator[tuple[Finding, bool]]:
+def _deleted(
+    previous: Side, solver: Solver, deleted: Iterable[SchemaFile]
+) -> Iterator[tuple[Finding, bool]]:
     for schema in deleted:
         result = solver.question([Lit(root(previous.tree, schema), True)])
         message = f'Previously present contract "{schema.title}" ({schema.schema_id}) was deleted.'
         witness = witness_text(result.value) if isinstance(result, Found) else None
-        yield Finding.at(
-            schema.loc(""),
-            "CONTRACT_DELETED",
-            message,
-            path=previous.shown(schema),
-            categories=("CODEGEN", BACKWARD),
-            witness=witness,
-        ), True
+        yield (
+            Finding.at(
+                schema.loc(""),
+                "CONTRACT_DELETED",
+                message,
+                path=previous.shown(schema),
+                categories=("CODEGEN", BACKWARD),
+                witness=witness,
+            ),
+            True,
+        )
 
 
 def _deduplicated(found: list[tuple[Finding, bool]]) -> list[Finding]:

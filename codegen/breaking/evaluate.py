@@ -355,8 +355,10 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
         return kind == "object" and any(violates(node.child(key), rest, k) for k in value)
     if key == "prefixItems":
         index = step[1]
-        return kind == "array" and index < len(value) and violates(
-            node.child(key, index), rest, value[index]
+        return (
+            kind == "array"
+            and index < len(value)
+            and violates(node.child(key, index), rest, value[index])
         )
     if key == "items":
         start = len(obj.get("prefixItems") or [])

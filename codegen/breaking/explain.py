@@ -62,8 +62,7 @@ def explain(
             else "the previous contract accepts every document the new one accepts"
         )
         message = (
-            f"Whether {asked} could not be decided at the {step[0]} of {subject}: "
-            f"{item.reason}."
+            f"Whether {asked} could not be decided at the {step[0]} of {subject}: {item.reason}."
         )
     else:
         rule, message = _worded(node, step, other, counterpart, value, subject, backward, rule_at)
@@ -152,9 +151,7 @@ def _located(root: SNode, path: tuple[Step, ...], document: Any) -> Any:
         key = step[0]
         child = child_of(node, step)
         assert child is not None
-        if key == "properties":
-            value = value[step[1]]
-        elif key == "prefixItems":
+        if key == "properties" or key == "prefixItems":
             value = value[step[1]]
         elif key in ("items", "unevaluatedItems", "additionalProperties", "patternProperties",
                      "unevaluatedProperties", "propertyNames"):  # fmt: skip
@@ -231,9 +228,7 @@ def _worded(
         return "ENUM_VALUE_ADDED", f"Enum value {_shown(value)} was added to {subject}."
     if key in ("type", "$ref", "anyOf", "oneOf", "$self") and _kind_excluded(node, value):
         shown = "a number" if kind_of(value) in ("integer", "fraction") else kind_of(value)
-        change = (
-            f" from {_types(old)} to {_types(new)}" if old and new and key == "type" else ""
-        )
+        change = f" from {_types(old)} to {_types(new)}" if old and new and key == "type" else ""
         if backward:
             return "TYPE_NARROWED", (
                 f"The type of {subject} was narrowed{change}: it no longer accepts {shown}."
@@ -329,9 +324,7 @@ def _kind_excluded(node: SNode, value: Any) -> bool:
     return False
 
 
-def _rule_worded(
-    rule_at: tuple[SNode, str], other: SchemaTree, backward: bool
-) -> tuple[str, str]:
+def _rule_worded(rule_at: tuple[SNode, str], other: SchemaTree, backward: bool) -> tuple[str, str]:
     holder, pointer = rule_at
     rule = resolve_pointer(holder.home.data, pointer) if pointer else holder.obj
     text = rule_message(pointer[len(holder.pointer) :], rule, holder.obj)

@@ -83,8 +83,9 @@ def _explore(
         for item in _explore(solver, accepting, refusing, sub, unchanged):
             reported = True
             yield item
-    if reported or (below and isinstance(result, Unknown) and _all_empty(solver, accepting,
-                                                                          refusing, below)):
+    if reported or (
+        below and isinstance(result, Unknown) and _all_empty(solver, accepting, refusing, below)
+    ):
         return  # the components' breaks were reported, or each component is proved unbroken
     if isinstance(result, Found):
         yield Break(path, result.value, decided=True)

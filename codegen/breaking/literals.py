@@ -44,9 +44,9 @@ __all__ = [
     "PatIf",
     "Pattern",
     "PropIf",
+    "Search",
     "Size",
     "Unique",
-    "Search",
     "child_of",
     "components",
     "expand",
@@ -359,7 +359,9 @@ def _array_key(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
         if spec is True:
             alt.atoms.append(Unique(True))
     elif key == "prefixItems" or (key == "items" and "prefixItems" not in obj):
-        prefix = tuple(node.child("prefixItems", i) for i in range(len(obj.get("prefixItems") or [])))
+        prefix = tuple(
+            node.child("prefixItems", i) for i in range(len(obj.get("prefixItems") or []))
+        )
         rest = node.child("items") if "items" in obj else None
         alt.atoms.append(Items(prefix, rest, len(prefix)))
     elif key == "contains":
@@ -436,13 +438,33 @@ _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
     "const": _const,
     **{k: _keyed(k, _number_key) for k in _NUMBER_ATOMS},
     **{k: _keyed(k, _string_key) for k in ("minLength", "maxLength", "pattern")},
-    **{k: _keyed(k, _array_key) for k in ("minItems", "maxItems", "uniqueItems", "prefixItems",
-                                          "items", "contains", "unevaluatedItems")},  # fmt: skip
-    **{k: _keyed(k, _object_key) for k in ("properties", "patternProperties",
-                                           "additionalProperties", "unevaluatedProperties",
-                                           "propertyNames", "required", "dependentRequired",
-                                           "minProperties", "maxProperties",
-                                           "dependentSchemas")},  # fmt: skip
+    **{
+        k: _keyed(k, _array_key)
+        for k in (
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "prefixItems",
+            "items",
+            "contains",
+            "unevaluatedItems",
+        )
+    },  # fmt: skip
+    **{
+        k: _keyed(k, _object_key)
+        for k in (
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "propertyNames",
+            "required",
+            "dependentRequired",
+            "minProperties",
+            "maxProperties",
+            "dependentSchemas",
+        )
+    },  # fmt: skip
     **{k: _keyed(k, _applicator) for k in ("allOf", "$ref", "not", "anyOf", "oneOf", "if")},
 }
 
@@ -526,8 +548,10 @@ _NEGATIVE_ANY: dict[str, Callable[[SNode, Step, tuple[Step, ...], str], list[Alt
     "type": _not_type,
     "enum": _not_values,
     "const": _not_values,
-    **{k: _not_in_place for k in ("allOf", "$ref", "anyOf", "oneOf", "not", "then", "else",
-                                  "dependentSchemas")},  # fmt: skip
+    **{
+        k: _not_in_place
+        for k in ("allOf", "$ref", "anyOf", "oneOf", "not", "then", "else", "dependentSchemas")
+    },  # fmt: skip
 }
 
 
@@ -599,13 +623,33 @@ def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
 
 _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {
     **{k: ("string", _not_string) for k in ("minLength", "maxLength", "pattern")},
-    **{k: ("array", _not_array) for k in ("minItems", "maxItems", "uniqueItems", "prefixItems",
-                                          "items", "unevaluatedItems", "contains",
-                                          "maxContains")},  # fmt: skip
-    **{k: ("object", _not_object) for k in ("minProperties", "maxProperties", "required",
-                                            "dependentRequired", "properties",
-                                            "patternProperties", "additionalProperties",
-                                            "unevaluatedProperties", "propertyNames")},  # fmt: skip
+    **{
+        k: ("array", _not_array)
+        for k in (
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "prefixItems",
+            "items",
+            "unevaluatedItems",
+            "contains",
+            "maxContains",
+        )
+    },  # fmt: skip
+    **{
+        k: ("object", _not_object)
+        for k in (
+            "minProperties",
+            "maxProperties",
+            "required",
+            "dependentRequired",
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "propertyNames",
+        )
+    },  # fmt: skip
 }
 
 

@@ -283,6 +283,4 @@ def static_evaluation(node: SNode, *, items: bool) -> Evaluation:
         and dynamic.patterns <= static.patterns
     ):
         return static
-    raise Unsupported(
-        "unevaluatedProperties beside properties only some branches evaluate", node
-    )
+    raise Unsupported("unevaluatedProperties beside properties only some branches evaluate", node)

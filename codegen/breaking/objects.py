@@ -266,16 +266,22 @@ def _build(
                 language = language & _language(solver, exists.where[1], string_language)
         name = _fresh(language, value)
         if name is None:
-            return EMPTY if len(group) == 1 and language.example() is None else Unknown(
-                "too few property names fit together"
+            return (
+                EMPTY
+                if len(group) == 1 and language.example() is None
+                else Unknown("too few property names fit together")
             )
         lits = plan.region_base(region) + [e.lit for e in group if e.lit is not None]
         result = solver.solve(lits)
         if not isinstance(result, Found):
             return result
         value[name] = result.value
-    if len(value) < plan.low and not _fill(solver, plan, value):
-        return Unknown("could not choose properties enough for minProperties")
+    if len(value) < plan.low:
+        filled = _fill(solver, plan, value)
+        if filled is None:
+            return Unknown("could not choose properties enough for minProperties")
+        if not filled:
+            return EMPTY
     return Found(value)
 
 
@@ -285,26 +291,41 @@ def _fresh(language: strings.Strings, taken: dict[str, Any]) -> str | None:
     return language.example()
 
 
-def _fill(solver: Solver, plan: _Plan, value: dict[str, Any]) -> bool:
-    """Add properties until ``minProperties`` is met, each satisfying what applies to it."""
-    from codegen.breaking.solver import Found  # noqa: PLC0415
+def _fill(solver: Solver, plan: _Plan, value: dict[str, Any]) -> bool | None:
+    """Add properties until ``minProperties`` is met, each satisfying what applies to it.
+
+    True when met; False when no choice of properties can meet it (every name that may be
+    added was tried); None when that could not be decided.
+    """
+    from codegen.breaking.solver import EMPTY, Found  # noqa: PLC0415
 
     needing = {dep.name for dep in plan.deps}
+    exact = not plan.deps
     for key in plan.universe:
         if len(value) >= plan.low:
-            return True
-        if key in value or key in plan.absent or key in needing or not plan.allowed(key):
+            break
+        if key in value or key in plan.absent or not plan.allowed(key):
+            continue
+        if key in needing:
+            exact = False
             continue
         result = solver.solve(plan.base(key))
         if isinstance(result, Found):
             value[key] = result.value
+        elif result != EMPTY:
+            exact = False
     for region in plan.regions():
+        if len(value) >= plan.low:
+            break
         result = solver.solve(plan.region_base(region))
         if not isinstance(result, Found):
+            exact = exact and result == EMPTY
             continue
         while len(value) < plan.low:
             name = _fresh(plan.region(region), value)
             if name is None:
                 break
             value[name] = result.value
-    return len(value) >= plan.low and (plan.high is None or len(value) <= plan.high)
+    if len(value) >= plan.low and (plan.high is None or len(value) <= plan.high):
+        return True
+    return False if exact else None

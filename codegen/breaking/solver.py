@@ -45,10 +45,10 @@ from codegen.breaking.literals import (
     Unique,
     expand,
 )
-from codegen.breaking.nodes import SNode, Unsupported, json_equal
+from codegen.breaking.nodes import Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
-__all__ = ["EngineDefect", "Empty", "Found", "Result", "Solver", "Unknown", "atom_holds", "holds"]
+__all__ = ["Empty", "EngineDefect", "Found", "Result", "Solver", "Unknown", "atom_holds", "holds"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class Unknown:
 
 Result = Found | Empty | Unknown
 EMPTY = Empty()
+_MAX_NESTING = 48
 
 
 class EngineDefect(Unsupported):
@@ -99,15 +100,38 @@ class Solver:
     def __init__(self, steps: int = 20_000) -> None:
         self.steps = steps
         self._answers: dict[Any, Result] = {}
+        self._open: dict[Any, int] = {}
+        self._reached = _MAX_NESTING
         self.search = Search(steps)
 
     def solve(self, lits: Iterable[Lit], exclude: tuple[Any, ...] = ()) -> Result:
-        """A value satisfying every literal of ``lits`` and equal to none of ``exclude``."""
+        """A value satisfying every literal of ``lits`` and equal to none of ``exclude``.
+
+        Documents are finite, so the values a recursive schema accepts are the least fixed
+        point of its equations: a question met again while it is being answered contributes
+        nothing there (it is taken as empty). An answer that relied on that is only kept when
+        it is a value, or when the question it relied on is the one being closed.
+        """
         lits = list(lits)
         key = (frozenset(lit.key for lit in lits), _frozen(exclude))
-        if key not in self._answers:
-            self._answers[key] = self._solve(lits, exclude)
-        return self._answers[key]
+        if key in self._answers:
+            return self._answers[key]
+        if key in self._open:
+            self._reached = min(self._reached, self._open[key])
+            return EMPTY
+        depth = len(self._open)
+        if depth >= _MAX_NESTING:
+            raise Unsupported("values nested too deeply to search")
+        outer, self._reached = self._reached, _MAX_NESTING
+        self._open[key] = depth
+        try:
+            result = self._solve(lits, exclude)
+        finally:
+            del self._open[key]
+            reached, self._reached = self._reached, min(outer, self._reached)
+        if isinstance(result, Found) or reached >= depth:
+            self._answers[key] = result
+        return result
 
     def question(self, lits: Iterable[Lit]) -> Result:
         """:meth:`solve` with a fresh bound on the work (one question of a comparison)."""
@@ -122,10 +146,8 @@ class Solver:
         for kind in KINDS:
             try:
                 for atoms in expand(lits, kind, self.search):
-                    if exclude:
-                        atoms = [*atoms, In(tuple(v for v in exclude if kind_of(v) == kind),
-                                            positive=False)]  # fmt: skip
-                    result = self._leaf(kind, atoms)
+                    excluded = tuple(v for v in exclude if kind_of(v) == kind)
+                    result = self._leaf(kind, [*atoms, In(excluded, positive=False)])
                     if isinstance(result, Found):
                         if not all(holds(lit, result.value) for lit in lits):
                             raise EngineDefect(result.value)
@@ -294,7 +316,9 @@ def _number(kind: str, atoms: list[Atom]) -> Result:
     if kind == "integer":
         steps.append(Fraction(1))
     if steps:
-        return _multiples(kind, _rational_lcm(steps), lower, upper, atoms)
+        # A number with a fractional part is one that is no multiple of 1.
+        fractional = [Multiple(Fraction(1), False)] if kind == "fraction" else []
+        return _multiples(kind, _rational_lcm(steps), lower, upper, atoms + fractional)
     return _fraction(lower, upper, atoms)
 
 
@@ -342,8 +366,10 @@ def _outward(start: int, low: int | None, high: int | None, count: int) -> Itera
         candidates = [start] if distance == 0 else [start + distance, start - distance]
         inside = [k for k in candidates if (low is None or k >= low) and (high is None
                                                                             or k <= high)]  # fmt: skip
-        if not inside and (low is not None and high is not None) and (
-            start - distance < low and start + distance > high
+        if (
+            not inside
+            and (low is not None and high is not None)
+            and (start - distance < low and start + distance > high)
         ):
             return
         for k in inside:

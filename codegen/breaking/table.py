@@ -15,8 +15,8 @@ additive changes only, old checkpoints keep loading: ``CODEGEN``, ``DATA_BACKWAR
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
 import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from codegen.breaking.contract_checks import CONTRACT_CHECKS
@@ -62,7 +62,9 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     BreakingRule(
         "CLASS_DELETED", (_C,), "a titled $defs entry (a generated class) was deleted or renamed"
     ),
-    BreakingRule("BASE_CHANGED", (_C,), "the allOf bases a contract extends (its class bases) changed"),
+    BreakingRule(
+        "BASE_CHANGED", (_C,), "the allOf bases a contract extends (its class bases) changed"
+    ),
     BreakingRule(
         "PROPERTY_DELETED",
         (_C, _B),
@@ -88,9 +90,7 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     BreakingRule("RULE_CHANGED", (_B, _F), "a cross-field rule was changed"),
     BreakingRule("ENUM_VALUE_ADDED", (_F,), "an enum value was added, or a value set lifted"),
     BreakingRule("TYPE_WIDENED", (_F,), "a value accepts a JSON type it refused"),
-    BreakingRule(
-        "CONSTRAINT_LOOSENED", (_F,), "any other keyword accepts a value it refused"
-    ),
+    BreakingRule("CONSTRAINT_LOOSENED", (_F,), "any other keyword accepts a value it refused"),
     BreakingRule("PROPERTY_MADE_OPTIONAL", (_F,), "a required property was made optional"),
     BreakingRule(
         "PROPERTY_ADDED_CLOSED",

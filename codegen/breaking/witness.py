@@ -87,8 +87,7 @@ class Judge:
                 plan = build_plan(config)
         except CodegenError as exc:
             raise CodegenError(
-                "the current schemas do not generate, so no witness can be checked: "
-                f"{exc.message}",
+                f"the current schemas do not generate, so no witness can be checked: {exc.message}",
                 exc.location,
                 exc.rule,
             ) from exc
@@ -101,7 +100,9 @@ class Judge:
             for contract in plan.contracts:
                 if contract.name in titles:
                     module = importlib.import_module(contract.module)
-                    self._models[contract.name] = pydantic.TypeAdapter(getattr(module, contract.name))
+                    self._models[contract.name] = pydantic.TypeAdapter(
+                        getattr(module, contract.name)
+                    )
 
 
 @contextlib.contextmanager
