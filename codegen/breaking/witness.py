@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
+import os
 import io
 import json
 import sys
@@ -29,6 +31,8 @@ from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = ["Judge"]
 
+_PACKAGES = itertools.count()
+
 
 class Judge:
     """Judges documents with the schemas of both versions and the new version's models."""
@@ -38,11 +42,15 @@ class Judge:
         self._registries: dict[str, Any] = {}
         self._models: dict[str, pydantic.TypeAdapter[Any]] = {}
         self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._packages: set[str] = set()
 
     def close(self) -> None:
+        """Remove the generated package (its folder, and its modules from ``sys.modules``)."""
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+        for name in [m for m in sys.modules if m.split(".")[0] in self._packages]:
+            del sys.modules[name]
 
     def schema_accepts(self, side: str, schema: SchemaFile, document: Any) -> bool:
         """Whether the ECMA oracle accepts ``document`` for ``schema`` of ``side``."""
@@ -76,7 +84,8 @@ class Judge:
         self.close()
         self._folder = tempfile.TemporaryDirectory(prefix="maverick-witness-")
         root = Path(self._folder.name)
-        package = f"_maverick_witness_{id(self)}_{len(self._models)}"
+        package = f"_maverick_witness_{os.getpid()}_{next(_PACKAGES)}"
+        self._packages.add(package)
         for rel, schema in wanted.items():
             path = root / "schemas" / rel
             path.parent.mkdir(parents=True, exist_ok=True)
