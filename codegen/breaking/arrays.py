@@ -13,24 +13,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from codegen.breaking.evaluate import exact
+from codegen.breaking.facts import EMPTY, Asker, Found, Result, Unknown
 from codegen.breaking.literals import Atom, Count, ItemExists, Items, Lit, Size, Unique
 from codegen.breaking.nodes import Unsupported
-
-if TYPE_CHECKING:
-    from codegen.breaking.solver import Result, Solver
 
 __all__ = ["solve_array"]
 
 _MAX_LENGTH = 64
 
 
-def solve_array(solver: Solver, atoms: list[Atom]) -> Result:
+def solve_array(solver: Asker, atoms: list[Atom]) -> Result:
     """An array satisfying every atom, :class:`Empty`, or :class:`Unknown`."""
-    from codegen.breaking.solver import EMPTY, Found, Unknown  # noqa: PLC0415
-
     plan = _Plan(atoms)
     if plan.high is not None and plan.low > plan.high:
         return EMPTY
@@ -84,7 +80,7 @@ class _Plan:
         return lits
 
 
-def _of_length(solver: Solver, plan: _Plan, length: int) -> Iterator[Result]:
+def _of_length(solver: Asker, plan: _Plan, length: int) -> Iterator[Result]:
     """Every way an array of ``length`` items may satisfy the plan, tried in turn."""
     placements = [
         [e.index] if e.index is not None else list(range(e.start, length)) for e in plan.exists
@@ -101,7 +97,7 @@ def _of_length(solver: Solver, plan: _Plan, length: int) -> Iterator[Result]:
                     and (pair is None or p not in pair)]  # fmt: skip
             for members in _memberships(plan, length, free):
                 solver.search.spend()
-                yield _build(solver, plan, length, extra, pair, members)
+                yield _build(solver, plan, length, extra=extra, pair=pair, members=members)
 
 
 def _memberships(plan: _Plan, length: int, free: list[int]) -> Iterator[list[tuple[bool, ...]]]:
@@ -140,15 +136,15 @@ def _memberships(plan: _Plan, length: int, free: list[int]) -> Iterator[list[tup
 
 
 def _build(
-    solver: Solver,
+    solver: Asker,
     plan: _Plan,
     length: int,
+    *,
     extra: dict[int, list[Lit]],
     pair: tuple[int, int] | None,
     members: list[tuple[bool, ...]],
 ) -> Result:
     """The array whose items satisfy what each position needs, or why there is none."""
-    from codegen.breaking.solver import Found  # noqa: PLC0415
 
     def needs(position: int) -> list[Lit]:
         counted = [
@@ -175,11 +171,9 @@ def _build(
     return Found([values[p] for p in range(length)])
 
 
-def _distinct(solver: Solver, wanted: dict[int, list[Lit]], length: int) -> Result:
+def _distinct(solver: Asker, wanted: dict[int, list[Lit]], length: int) -> Result:
     """Pairwise different items: each position's values are listed (all of them, or
     ``length`` of them, which is always enough), then matched to positions, exactly."""
-    from codegen.breaking.solver import EMPTY, Found  # noqa: PLC0415
-
     choices: dict[int, list[Any]] = {}
     for position, lits in wanted.items():
         found: list[Any] = []

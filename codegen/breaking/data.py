@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
+from codegen.breaking.facts import Found
 from codegen.breaking.inclusion import Break, breaks
 from codegen.breaking.literals import Lit
 from codegen.breaking.nodes import SNode, root
-from codegen.breaking.solver import Found, Solver
+from codegen.breaking.solver import Solver
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
 from codegen.core.inputs import closure_digest

@@ -11,6 +11,7 @@ named component of a schema (its ``minLength``, the value of its property ``a``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -88,12 +89,11 @@ def _evaluate(node: SNode, value: Any, depth: int) -> _Seen | None:
     if node.value is False:
         return None
     seen = _Seen(set(), set())
-    kind = kind_of(value)
     for key in node.keywords():
         if key in ("then", "else", "minContains", "maxContains", "unevaluatedProperties",
                    "unevaluatedItems"):  # fmt: skip
             continue  # judged with if, contains, and after everything else
-        if not _keyword(node, key, value, kind, seen, depth):
+        if not _keyword(node, key, value, seen, depth):
             return None
     for key in ("unevaluatedItems", "unevaluatedProperties"):
         if key in node.obj and not _unevaluated(node, key, value, seen, depth):
@@ -101,8 +101,8 @@ def _evaluate(node: SNode, value: Any, depth: int) -> _Seen | None:
     return seen
 
 
-def _keyword(node: SNode, key: str, value: Any, kind: str, seen: _Seen, depth: int) -> bool:
-    spec = node.obj[key]
+def _keyword(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> bool:
+    spec, kind = node.obj[key], kind_of(value)
     if key == "type":
         return kind in type_kinds(spec)
     if key == "enum":
@@ -122,14 +122,15 @@ def _keyword(node: SNode, key: str, value: Any, kind: str, seen: _Seen, depth: i
     return True
 
 
-_NUMBER = {
+_Judge = Callable[[Any, Any], bool]
+_NUMBER: dict[str, _Judge] = {
     "minimum": lambda x, m: x >= m,
     "maximum": lambda x, m: x <= m,
     "exclusiveMinimum": lambda x, m: x > m,
     "exclusiveMaximum": lambda x, m: x < m,
     "multipleOf": lambda x, m: x % m == 0,
 }
-_STRING = {
+_STRING: dict[str, _Judge] = {
     "minLength": lambda s, n: len(s) >= n,
     "maxLength": lambda s, n: len(s) <= n,
     "pattern": lambda s, p: ecma_search(p, s),
@@ -203,7 +204,7 @@ def _dependent_schemas(node: SNode, value: Any, seen: _Seen, depth: int) -> bool
     return True
 
 
-_IN_PLACE = {
+_IN_PLACE: dict[str, _Applies] = {
     "allOf": _all_of,
     "anyOf": _any_of,
     "oneOf": _one_of,
@@ -245,7 +246,8 @@ def _unique(node: SNode, value: list[Any], seen: _Seen, depth: int) -> bool:
     return not any(json_equal(value[i], value[j]) for j in range(len(value)) for i in range(j))
 
 
-_ARRAY = {
+_Applies = Callable[[SNode, Any, _Seen, int], bool]
+_ARRAY: dict[str, _Applies] = {
     "items": _items,
     "prefixItems": _prefix_items,
     "contains": _contains,
@@ -266,9 +268,9 @@ def _properties(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> 
 
 def _pattern_properties(node: SNode, value: dict[str, Any], seen: _Seen, depth: int) -> bool:
     for pattern in node.obj["patternProperties"]:
-        for key in value:
+        for key, item in value.items():
             if ecma_search(pattern, key):
-                if not _sub(node, value[key], depth, "patternProperties", pattern):
+                if not _sub(node, item, depth, "patternProperties", pattern):
                     return False
                 seen.keys.add(key)
     return True
@@ -298,7 +300,7 @@ def _dependent_required(node: SNode, value: dict[str, Any], seen: _Seen, depth: 
     return all(all(m in value for m in needs[k]) for k in needs if k in value)
 
 
-_OBJECT = {
+_OBJECT: dict[str, _Applies] = {
     "properties": _properties,
     "patternProperties": _pattern_properties,
     "additionalProperties": _additional,
@@ -378,8 +380,8 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
             return False
         count = sum(1 for v in value if valid(node.child("contains"), v))
         if key == "contains":
-            return count < obj.get("minContains", 1)
-        return count > obj["maxContains"]
+            return count < int(obj.get("minContains", 1))
+        return count > int(obj["maxContains"])
     if key == "required":
         return kind == "object" and step[1] not in value
     if key == "dependentRequired":

@@ -65,7 +65,16 @@ def explain(
             f"Whether {asked} could not be decided at the {step[0]} of {subject}: {item.reason}."
         )
     else:
-        rule, message = _worded(node, step, other, counterpart, value, subject, backward, rule_at)
+        rule, message = _worded(
+            node,
+            step,
+            other=other,
+            counterpart=counterpart,
+            value=value,
+            subject=subject,
+            backward=backward,
+            rule_at=rule_at,
+        )
         if rule == "PROPERTY_DELETED" and counterpart is not None:
             return _deleted(node, step[0], counterpart, value)
         if rule in ("PROPERTY_MADE_OPTIONAL", "PROPERTY_ADDED_CLOSED") and counterpart is not None:
@@ -151,7 +160,7 @@ def _located(root: SNode, path: tuple[Step, ...], document: Any) -> Any:
         key = step[0]
         child = child_of(node, step)
         assert child is not None
-        if key == "properties" or key == "prefixItems":
+        if key in ("properties", "prefixItems"):
             value = value[step[1]]
         elif key in ("items", "unevaluatedItems", "additionalProperties", "patternProperties",
                      "unevaluatedProperties", "propertyNames"):  # fmt: skip
@@ -183,6 +192,7 @@ def _shown(value: Any) -> str:
 def _worded(
     node: SNode,
     step: Step,
+    *,
     other: SchemaTree,
     counterpart: SNode | None,
     value: Any,
@@ -195,7 +205,6 @@ def _worded(
         counterpart.value, dict) else None  # fmt: skip
     now = node.obj.get(key) if isinstance(node.value, dict) else None
     old, new = (before, now) if backward else (now, before)
-    capital = subject[0].upper() + subject[1:]
     if rule_at is not None:
         return _rule_worded(rule_at, other, backward)
     if key == "required":
@@ -213,7 +222,9 @@ def _worded(
             "Add it as optional with a default instead."
         )
     if key in ("additionalProperties", "unevaluatedProperties") and node.obj[key] is False:
-        return _closed_worded(node, key, counterpart, value, subject, backward)
+        return _closed_worded(
+            node, key, counterpart=counterpart, value=value, subject=subject, backward=backward
+        )
     if key == "const" or (key == "enum" and isinstance(before, list) and len(before) == 1
                           and before == now):  # fmt: skip
         effect = "old data no longer loads" if backward else "old readers refuse new data"
@@ -277,7 +288,7 @@ def _offending(node: SNode, key: str, value: Any) -> list[str]:
 
 
 def _closed_worded(
-    node: SNode, key: str, counterpart: SNode | None, value: Any, subject: str, backward: bool
+    node: SNode, key: str, *, counterpart: SNode | None, value: Any, subject: str, backward: bool
 ) -> tuple[str, str]:
     """A closed content model refuses a name: deleted, added, or the model closed or opened."""
     names = _offending(node, key, value)

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.breaking.evaluate import Step
+from codegen.breaking.facts import Found, Unknown
 from codegen.breaking.literals import Lit, child_of, components
 from codegen.breaking.nodes import SNode
-from codegen.breaking.solver import Found, Solver, Unknown
+from codegen.breaking.solver import Solver
 from codegen.generate.rules import is_base
 
 __all__ = ["Break", "breaks", "node_at"]

@@ -449,7 +449,7 @@ _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
             "contains",
             "unevaluatedItems",
         )
-    },  # fmt: skip
+    },
     **{
         k: _keyed(k, _object_key)
         for k in (
@@ -464,7 +464,7 @@ _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
             "maxProperties",
             "dependentSchemas",
         )
-    },  # fmt: skip
+    },
     **{k: _keyed(k, _applicator) for k in ("allOf", "$ref", "not", "anyOf", "oneOf", "if")},
 }
 
@@ -551,7 +551,7 @@ _NEGATIVE_ANY: dict[str, Callable[[SNode, Step, tuple[Step, ...], str], list[Alt
     **{
         k: _not_in_place
         for k in ("allOf", "$ref", "anyOf", "oneOf", "not", "then", "else", "dependentSchemas")
-    },  # fmt: skip
+    },
 }
 
 
@@ -635,7 +635,7 @@ _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], l
             "contains",
             "maxContains",
         )
-    },  # fmt: skip
+    },
     **{
         k: ("object", _not_object)
         for k in (
@@ -649,7 +649,7 @@ _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], l
             "unevaluatedProperties",
             "propertyNames",
         )
-    },  # fmt: skip
+    },
 }
 
 
@@ -678,7 +678,7 @@ class Search:
 
 def expand(lits: list[Lit], kind: str, budget: Search) -> Iterator[list[Atom]]:
     """Every conjunction of atoms that satisfying ``lits`` with a value of ``kind`` may take."""
-    yield from _expand(Alt(list(lits)), [], [], [], kind, budget)
+    yield from _expand(Alt(list(lits)), [], [], [], kind=kind, budget=budget)
 
 
 def _expand(
@@ -686,6 +686,7 @@ def _expand(
     atoms: list[Atom],
     positives: list[SNode],
     negatives: list[Lit],
+    *,
     kind: str,
     budget: Search,
 ) -> Iterator[list[Atom]]:
@@ -731,4 +732,4 @@ def _expand(
     first, others = ors[0], ors[1:]
     for option in first:
         branch = Alt(option.lits, option.atoms, option.ors + others)
-        yield from _expand(branch, atoms, positives, negatives, kind, budget)
+        yield from _expand(branch, atoms, positives, negatives, kind=kind, budget=budget)

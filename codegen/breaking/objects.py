@@ -17,9 +17,20 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from codegen.breaking import strings
+from codegen.breaking.facts import (
+    EMPTY,
+    Asker,
+    Found,
+    Result,
+    Unknown,
+    additional,
+    holds,
+    key_fits,
+    string_language,
+)
 from codegen.breaking.literals import (
     AddIf,
     Atom,
@@ -35,9 +46,6 @@ from codegen.breaking.literals import (
 from codegen.breaking.nodes import Unsupported
 from codegen.core.ecma import ecma_search
 
-if TYPE_CHECKING:
-    from codegen.breaking.solver import Result, Solver
-
 __all__ = ["solve_object"]
 
 _MAX_PATTERNS = 6
@@ -47,7 +55,7 @@ _MAX_PATTERNS = 6
 class _Plan:
     """The object atoms of one conjunction, read once."""
 
-    solver: Solver
+    solver: Asker
     atoms: list[Atom]
     present: dict[str, list[Lit]] = field(default_factory=dict)
     absent: set[str] = field(default_factory=set)
@@ -98,14 +106,10 @@ class _Plan:
 
     def allowed(self, key: str) -> bool:
         """Whether a property may be named ``key`` (``propertyNames``)."""
-        from codegen.breaking.solver import holds  # noqa: PLC0415
-
         return all(holds(n.lit, key) for n in self.names)
 
     def base(self, key: str) -> list[Lit]:
         """What the value of property ``key`` must satisfy."""
-        from codegen.breaking.solver import additional  # noqa: PLC0415
-
         lits = [Lit(p.node, True) for p in self.props if p.name == key]
         lits += [Lit(p.node, True) for p in self.pats if ecma_search(p.pattern, key)]
         return lits + [Lit(a.node, True) for a in self.adds if additional(a, key)]
@@ -118,8 +122,6 @@ class _Plan:
     def region(self, matched: frozenset[str]) -> strings.Strings:
         """The names no atom mentions that match exactly the patterns ``matched``."""
         if matched not in self._regions:
-            from codegen.breaking.solver import string_language  # noqa: PLC0415
-
             language = strings.anything()
             for pattern in self.patterns:
                 found = strings.matching(pattern)
@@ -137,7 +139,7 @@ class _Plan:
                 yield frozenset(matched)
 
 
-def _language(solver: Solver, lit: Lit, of_atoms: Any) -> strings.Strings:
+def _language(solver: Asker, lit: Lit, of_atoms: Any) -> strings.Strings:
     """The strings satisfying ``lit``: the union over its expansions for strings."""
     from codegen.breaking.literals import expand  # noqa: PLC0415
 
@@ -156,10 +158,8 @@ def _fits_region(exists: KeyExists, region: frozenset[str]) -> bool:
     return True
 
 
-def solve_object(solver: Solver, atoms: list[Atom]) -> Result:
+def solve_object(solver: Asker, atoms: list[Atom]) -> Result:
     """An object satisfying every atom, :class:`Empty`, or :class:`Unknown`."""
-    from codegen.breaking.solver import EMPTY, Found, Unknown  # noqa: PLC0415
-
     try:
         plan = _Plan(solver, atoms)
     except (strings.Undecidable, strings.PatternError) as exc:
@@ -180,10 +180,8 @@ def solve_object(solver: Solver, atoms: list[Atom]) -> Result:
     return unknown or EMPTY
 
 
-def _attempts(solver: Solver, plan: _Plan) -> Iterator[Result]:
+def _attempts(solver: Asker, plan: _Plan) -> Iterator[Result]:
     """Every choice of keys realising the existence atoms, tried in turn."""
-    from codegen.breaking.solver import key_fits  # noqa: PLC0415
-
     named = [k for k in plan.universe if k not in plan.absent and plan.allowed(k)]
     options = []
     for index, exists in enumerate(plan.exists):
@@ -223,8 +221,6 @@ def _canonical(choice: tuple[tuple[str, Any], ...]) -> bool:
 
 
 def _empty() -> Result:
-    from codegen.breaking.solver import EMPTY  # noqa: PLC0415
-
     return EMPTY
 
 
@@ -243,14 +239,12 @@ def _close(plan: _Plan, keys: dict[str, list[Lit]]) -> bool:
 
 
 def _build(
-    solver: Solver,
+    solver: Asker,
     plan: _Plan,
     keys: dict[str, list[Lit]],
     slots: list[tuple[list[KeyExists], frozenset[str]]],
 ) -> Result:
     """The object with these keys (and fillers up to ``minProperties``), or why not."""
-    from codegen.breaking.solver import EMPTY, Found, Unknown, string_language  # noqa: PLC0415
-
     if plan.high is not None and len(keys) + len(slots) > plan.high:
         return EMPTY
     value: dict[str, Any] = {}
@@ -291,14 +285,12 @@ def _fresh(language: strings.Strings, taken: dict[str, Any]) -> str | None:
     return language.example()
 
 
-def _fill(solver: Solver, plan: _Plan, value: dict[str, Any]) -> bool | None:
+def _fill(solver: Asker, plan: _Plan, value: dict[str, Any]) -> bool | None:
     """Add properties until ``minProperties`` is met, each satisfying what applies to it.
 
     True when met; False when no choice of properties can meet it (every name that may be
     added was tried); None when that could not be decided.
     """
-    from codegen.breaking.solver import EMPTY, Found  # noqa: PLC0415
-
     needing = {dep.name for dep in plan.deps}
     exact = not plan.deps
     for key in plan.universe:

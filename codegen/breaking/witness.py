@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import itertools
-import os
 import io
+import itertools
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
