@@ -22,7 +22,6 @@ from codegen.breaking.nodes import SNode, root
 from codegen.breaking.solver import Solver
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
-from codegen.core.inputs import closure_digest
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
@@ -58,20 +57,13 @@ def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
     return unchanged
 
 
-def _changed(pair: ContractPair) -> bool:
-    before = closure_digest(pair.prev_side.tree, pair.prev)
-    return before != closure_digest(pair.cur_side.tree, pair.cur)
-
-
 def data_findings(
     previous: Side, current: Side, pairs: Iterable[ContractPair], deleted: Iterable[SchemaFile]
 ) -> list[Finding]:
-    """The DATA findings of the pairs whose inputs changed, and of the deleted contracts."""
+    """The DATA findings of these pairs (those whose inputs changed) and deleted contracts."""
     solver = Solver()
     items: list[_Item] = []
     for pair in pairs:
-        if not _changed(pair):
-            continue
         old, new = root(previous.tree, pair.prev), root(current.tree, pair.cur)
         items += [
             _Item(pair, BACKWARD, b)

@@ -24,6 +24,7 @@ from codegen.breaking.data import data_findings
 from codegen.breaking.node_checks import NODE_CHECKS, Hit
 from codegen.breaking.walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
 from codegen.core.errors import CodegenError
+from codegen.core.inputs import closure_digests
 from codegen.core.loader import SchemaFile
 from codegen.core.report import Finding
 
@@ -172,10 +173,15 @@ def compare(previous: Side, current: Side) -> list[Finding]:
         )
         node = _whole(current, pair.cur, "/$id")
         findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))
-    everything = [*pairs, *(p for p, _ in changed_ids)]
-    for pair in everything:
+    before, after = closure_digests(previous.tree), closure_digests(current.tree)
+    changed = [  # a pair whose inputs are the same cannot have changed in any way
+        pair
+        for pair in [*pairs, *(p for p, _ in changed_ids)]
+        if before[pair.prev.rel] != after[pair.cur.rel]
+    ]
+    for pair in changed:
         findings.update(_codegen_findings(pair))
-    findings.update(data_findings(previous, current, everything, deleted))
+    findings.update(data_findings(previous, current, changed, deleted))
     return _merged(findings)
 
 

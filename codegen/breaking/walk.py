@@ -350,6 +350,8 @@ def describe(contract: str, pointer: str, *, capital: bool = False) -> str:
         text = f"{contract} ({pointer or '/'})"
     elif path.startswith("$defs."):
         text = f'definition "{path[6:]}" of {contract} ({pointer})'
+    elif path[0] in "[{":
+        text = f'value "{path}" of {contract} ({pointer})'
     else:
         text = f'property "{path}" of {contract} ({pointer})'
     return text[0].upper() + text[1:] if capital else text
