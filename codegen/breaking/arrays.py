@@ -15,8 +15,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from codegen.breaking.evaluate import exact
-from codegen.breaking.facts import EMPTY, Asker, Found, Result, Unknown
+from codegen.breaking.facts import EMPTY, Asker, Found, Result, Unknown, distinct
 from codegen.breaking.literals import Atom, Count, ItemExists, Items, Lit, Size, Unique
 from codegen.breaking.nodes import Unsupported
 
@@ -91,7 +90,7 @@ def _of_length(solver: Asker, plan: _Plan, length: int) -> Iterator[Result]:
     for placed in itertools.product(*placements):
         extra: dict[int, list[Lit]] = {}
         for exists, position in zip(plan.exists, placed, strict=True):
-            extra.setdefault(position, []).append(exists.lit)
+            extra.setdefault(position, []).extend(exists.lits)
         for pair in pairs:
             free = [p for p in range(plan.fixed, length) if p not in extra
                     and (pair is None or p not in pair)]  # fmt: skip
@@ -186,40 +185,7 @@ def _distinct(solver: Asker, wanted: dict[int, list[Lit]], length: int) -> Resul
             else:
                 return result
         choices[position] = found
-    matched = _matching(choices)
+    matched = distinct(choices)
     if matched is None:
         return EMPTY
     return Found([matched[p] for p in range(length)])
-
-
-def _matching(choices: dict[int, list[Any]]) -> dict[int, Any] | None:
-    """A value for each position, all different (JSON equality), or None (augmenting paths)."""
-    owner: dict[Any, int] = {}
-    keys = {p: [_canonical(v) for v in values] for p, values in choices.items()}
-
-    def place(position: int, seen: set[Any]) -> bool:
-        for key in keys[position]:
-            if key in seen:
-                continue
-            seen.add(key)
-            if key not in owner or place(owner[key], seen):
-                owner[key] = position
-                return True
-        return False
-
-    for position in choices:
-        if not place(position, set()):
-            return None
-    chosen = {p: k for k, p in owner.items()}
-    return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
-
-
-def _canonical(value: Any) -> Any:
-    """A hashable form of a JSON value in which equal values (1 and 1.0) are equal."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return (type(value).__name__, value)
-    if isinstance(value, int | float):
-        return ("number", exact(value))
-    if isinstance(value, list):
-        return ("array", tuple(_canonical(v) for v in value))
-    return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))

@@ -17,10 +17,21 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from codegen.breaking.nodes import SNode, Unsupported, json_equal, static_evaluation
+from codegen.breaking.evaluation import Evaluation, scenarios
+from codegen.breaking.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
-__all__ = ["Step", "exact", "kind_of", "type_kinds", "unevaluated", "valid", "violates"]
+__all__ = [
+    "Step",
+    "exact",
+    "kind_of",
+    "type_kinds",
+    "unevaluated",
+    "unevaluated_items",
+    "unevaluated_names",
+    "valid",
+    "violates",
+]
 
 Step = tuple[Any, ...]
 """One component of a schema: a keyword, with a property name or index where it takes one."""
@@ -393,15 +404,41 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
 
 def unevaluated(node: SNode, key: str, value: Any) -> list[Any]:
     """The values ``node``'s ``unevaluated*`` keyword ``key`` applies to, as the engine reads
-    it (what :func:`~codegen.breaking.nodes.static_evaluation` says is evaluated)."""
-    evaluation = static_evaluation(node, items=key == "unevaluatedItems")
-    kind = kind_of(value)
+    it: in the one case of :func:`~codegen.breaking.evaluation.scenarios` that ``value`` is
+    in (none when it is in no case: the applicators beside the keyword refuse it)."""
     if key == "unevaluatedItems":
-        return [] if kind != "array" or evaluation.every_item else value[evaluation.prefix :]
-    if kind != "object" or evaluation.every_key:
+        return [value[i] for i in unevaluated_items(node, value)]
+    return [value[k] for k in unevaluated_names(node, value)]
+
+
+def _case_of(node: SNode, value: Any, *, items: bool) -> Evaluation | None:
+    cases = scenarios(node, items=items)
+    for case in cases:
+        if all(valid(sub, value) == passes for sub, passes in case.passes) and all(
+            (kind_of(value) == "object" and name in value) == present
+            for name, present in case.present
+        ):
+            return case.evaluation
+    return None
+
+
+def unevaluated_names(node: SNode, value: Any) -> list[str]:
+    """The names of ``value`` that ``node``'s ``unevaluatedProperties`` applies to."""
+    done = _case_of(node, value, items=False) if kind_of(value) == "object" else None
+    if done is None or done.every_key:
         return []
     return [
-        v
-        for k, v in value.items()
-        if k not in evaluation.names and not any(ecma_search(p, k) for p in evaluation.patterns)
-    ]
+        k for k in value
+        if k not in done.names and not any(ecma_search(p, k) for p in done.patterns)
+    ]  # fmt: skip
+
+
+def unevaluated_items(node: SNode, value: Any) -> list[int]:
+    """The indexes of ``value`` that ``node``'s ``unevaluatedItems`` applies to."""
+    done = _case_of(node, value, items=True) if kind_of(value) == "array" else None
+    if done is None or done.every_item:
+        return []
+    return [
+        i for i in range(done.prefix, len(value))
+        if not any(valid(c, value[i]) for c in done.contains)
+    ]  # fmt: skip

@@ -14,10 +14,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.evaluate import Step, kind_of, type_kinds, violates
+from codegen.breaking.evaluate import Step, kind_of, type_kinds, unevaluated_names, violates
+from codegen.breaking.evaluation import scenarios
 from codegen.breaking.inclusion import Break, node_at
 from codegen.breaking.literals import child_of
-from codegen.breaking.nodes import SNode, static_evaluation
+from codegen.breaking.nodes import SNode
 from codegen.breaking.walk import describe
 from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
@@ -258,9 +259,10 @@ def _worded(
 
 
 def _declared(node: SNode | None) -> frozenset[str]:
+    """The property names ``node`` declares, in any case of what passes."""
     if node is None or not isinstance(node.value, dict):
         return frozenset()
-    return static_evaluation(node, items=False).names
+    return frozenset().union(*(c.evaluation.names for c in scenarios(node, items=False)))
 
 
 def _open(node: SNode | None) -> bool:
@@ -280,11 +282,7 @@ def _offending(node: SNode, key: str, value: Any) -> list[str]:
         patterns = node.obj.get("patternProperties") or {}
         return [k for k in value if k not in names and not any(ecma_search(p, k)
                                                                 for p in patterns)]  # fmt: skip
-    evaluation = static_evaluation(node, items=False)
-    return [
-        k for k in value
-        if k not in evaluation.names and not any(ecma_search(p, k) for p in evaluation.patterns)
-    ]  # fmt: skip
+    return unevaluated_names(node, value)
 
 
 def _closed_worded(

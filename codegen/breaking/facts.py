@@ -47,6 +47,7 @@ __all__ = [
     "Unknown",
     "additional",
     "atom_holds",
+    "distinct",
     "holds",
     "key_fits",
     "string_language",
@@ -139,8 +140,8 @@ def _array_holds(atom: Atom, value: list[Any]) -> bool:
         return prefix and rest
     if isinstance(atom, ItemExists):
         if atom.index is not None:
-            return atom.index < len(value) and holds(atom.lit, value[atom.index])
-        return any(holds(atom.lit, v) for v in value[atom.start :])
+            return atom.index < len(value) and all(holds(t, value[atom.index]) for t in atom.lits)
+        return any(all(holds(t, v) for t in atom.lits) for v in value[atom.start :])
     if isinstance(atom, Unique):
         pairs = any(json_equal(value[i], value[j]) for j in range(len(value)) for i in range(j))
         return pairs != atom.positive
@@ -185,6 +186,40 @@ def _object_holds(atom: Atom, value: dict[str, Any]) -> bool:
         )
     assert isinstance(atom, DepReq)
     return atom.name not in value or all(m in value for m in atom.needs)
+
+
+def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
+    """One of its choices for each place, all different (JSON equality), or None when there
+    is no such choice (Kuhn's augmenting paths: exact)."""
+    owner: dict[Any, Any] = {}
+    keys = {p: [_canonical(v) for v in values] for p, values in choices.items()}
+
+    def place(position: Any, seen: set[Any]) -> bool:
+        for key in keys[position]:
+            if key in seen:
+                continue
+            seen.add(key)
+            if key not in owner or place(owner[key], seen):
+                owner[key] = position
+                return True
+        return False
+
+    for position in choices:
+        if not place(position, set()):
+            return None
+    chosen = {p: k for k, p in owner.items()}
+    return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form of a JSON value in which equal values (1 and 1.0) are equal."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", exact(value))
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
 
 
 # ---------------------------------------------------------------------------- strings

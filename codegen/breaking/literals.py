@@ -23,7 +23,8 @@ from fractions import Fraction
 from typing import Any
 
 from codegen.breaking.evaluate import Step, exact, kind_of, type_kinds
-from codegen.breaking.nodes import SNode, Unsupported, same, static_evaluation
+from codegen.breaking.evaluation import Scenario, scenarios
+from codegen.breaking.nodes import SNode, Unsupported, same
 
 __all__ = [
     "KINDS",
@@ -132,11 +133,12 @@ class Items:
 
 @dataclass(frozen=True)
 class ItemExists:
-    """Item ``index`` exists and satisfies ``lit`` (``index`` None: some item from ``start``)."""
+    """Item ``index`` exists and satisfies ``lits`` (``index`` None: some item from
+    ``start``)."""
 
     index: int | None
     start: int
-    lit: Lit
+    lits: tuple[Lit, ...]
 
 
 @dataclass(frozen=True)
@@ -369,10 +371,43 @@ def _array_key(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
         if low > 0 or high is not None:
             alt.atoms.append(Count(node.child("contains"), int(low), high))
     elif key == "unevaluatedItems":
-        evaluation = static_evaluation(node, items=True)
-        if not evaluation.every_item:
-            alt.atoms.append(Items((), node.child(key), evaluation.prefix))
+        cases = []
+        for case in scenarios(node, items=True):
+            done = case.evaluation
+            rest = _or_matched(node, done.contains)
+            cases.append(_case(case, [] if done.every_item else [Items((), rest, done.prefix)]))
+        _add_cases(alt, cases)
     return True
+
+
+def _or_matched(node: SNode, contains: tuple[SNode, ...]) -> SNode:
+    """``unevaluatedItems`` as it applies beside ``contains``: an item it matched was
+    evaluated, so an item satisfies the keyword or one of ``contains``."""
+    rest = node.child("unevaluatedItems")
+    if not contains:
+        return rest
+    if any(c.home.rel != node.home.rel for c in contains):
+        raise Unsupported("unevaluatedItems beside a contains of another file", node)
+    value = {"anyOf": [c.value for c in contains] + [rest.value]}
+    return SNode(node.tree, node.home, f"{rest.pointer}#or-matched", value)
+
+
+def _case(case: Scenario, atoms: list[Atom]) -> Alt:
+    """An alternative holding in one case of what passed (see
+    :func:`~codegen.breaking.evaluation.scenarios`)."""
+    lits = [Lit(sub, passes) for sub, passes in case.passes]
+    present = [Has(name, is_present) for name, is_present in case.present]
+    return Alt(lits, present + atoms)
+
+
+def _add_cases(alt: Alt, cases: list[Alt]) -> None:
+    """Add one alternative per case to ``alt`` (just its atoms when there is one case, which
+    has no conditions)."""
+    if len(cases) == 1:
+        alt.lits += cases[0].lits
+        alt.atoms += cases[0].atoms
+    else:
+        alt.ors.append(cases)
 
 
 def _object_key(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
@@ -387,10 +422,12 @@ def _object_key(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
         names = frozenset(obj.get("properties") or {})
         alt.atoms.append(AddIf(names, tuple(obj.get("patternProperties") or {}), node.child(key)))
     elif key == "unevaluatedProperties":
-        evaluation = static_evaluation(node, items=False)
-        if not evaluation.every_key:
-            patterns = tuple(sorted(evaluation.patterns))
-            alt.atoms.append(AddIf(evaluation.names, patterns, node.child(key)))
+        cases = []
+        for case in scenarios(node, items=False):
+            done = case.evaluation
+            closed = AddIf(done.names, tuple(sorted(done.patterns)), node.child(key))
+            cases.append(_case(case, [] if done.every_key else [closed]))
+        _add_cases(alt, cases)
     elif key == "propertyNames":
         alt.atoms.append(NamesIn(Lit(node.child(key), True)))
     elif key == "required":
@@ -577,15 +614,19 @@ def _not_array(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
     if key == "uniqueItems":
         return [Alt(atoms=[Unique(False)])] if obj[key] is True else _IMPOSSIBLE
     if key == "prefixItems":
-        return [Alt(atoms=[ItemExists(step[1], step[1], _sub(node, step, rest))])]
+        return [Alt(atoms=[ItemExists(step[1], step[1], (_sub(node, step, rest),))])]
     if key == "items":
         start = len(obj.get("prefixItems") or [])
-        return [Alt(atoms=[ItemExists(None, start, _sub(node, step, rest))])]
+        return [Alt(atoms=[ItemExists(None, start, (_sub(node, step, rest),))])]
     if key == "unevaluatedItems":
-        evaluation = static_evaluation(node, items=True)
-        if evaluation.every_item:
-            return _IMPOSSIBLE
-        return [Alt(atoms=[ItemExists(None, evaluation.prefix, _sub(node, step, rest))])]
+        found = []
+        for case in scenarios(node, items=True):
+            done = case.evaluation
+            if not done.every_item:
+                unmatched = tuple(Lit(c, False) for c in done.contains)
+                exists = ItemExists(None, done.prefix, (_sub(node, step, rest), *unmatched))
+                found.append(_case(case, [exists]))
+        return found
     contains = node.child("contains")
     if key == "contains":
         return _below(int(obj.get("minContains", 1)), lambda n: Count(contains, 0, n))
@@ -612,11 +653,13 @@ def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
         where = ("outside", names, tuple(obj.get("patternProperties") or {}))
         return [Alt(atoms=[KeyExists(where, _sub(node, step, rest))])]
     if key == "unevaluatedProperties":
-        evaluation = static_evaluation(node, items=False)
-        if evaluation.every_key:
-            return _IMPOSSIBLE
-        where = ("outside", evaluation.names, tuple(sorted(evaluation.patterns)))
-        return [Alt(atoms=[KeyExists(where, _sub(node, step, rest))])]
+        found = []
+        for case in scenarios(node, items=False):
+            done = case.evaluation
+            if not done.every_key:
+                where = ("outside", done.names, tuple(sorted(done.patterns)))
+                found.append(_case(case, [KeyExists(where, _sub(node, step, rest))]))
+        return found
     # propertyNames: some name breaks it
     return [Alt(atoms=[KeyExists(("name", _sub(node, step, rest)), None)])]
 

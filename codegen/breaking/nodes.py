@@ -3,9 +3,7 @@
 A :class:`SNode` is one schema (a JSON object or boolean) of one version of the schema folder,
 with the file it is written in, so that its ``$ref`` resolve as the generator resolves them.
 :func:`same` decides, by bisimulation, that two nodes of two versions say the same thing
-(annotations aside): such a pair needs no further proof. :func:`static_evaluation` tells which
-property names and patterns a schema object evaluates whatever the instance, for
-``unevaluatedProperties`` and ``unevaluatedItems``.
+(annotations aside): such a pair needs no further proof.
 """
 
 from __future__ import annotations
@@ -21,13 +19,11 @@ from codegen.generate.guards import ANNOTATIONS, KEYWORDS
 
 __all__ = [
     "IGNORED",
-    "Evaluation",
     "SNode",
     "Unsupported",
     "json_equal",
     "root",
     "same",
-    "static_evaluation",
 ]
 
 IGNORED = ANNOTATIONS | {"$id", "$schema", "$defs", "$comment"}
@@ -178,109 +174,3 @@ def same(a: SNode, b: SNode, assumed: set[tuple[Any, Any]] | None = None) -> boo
         elif not _same_data(va, vb):
             return False
     return True
-
-
-# ---------------------------------------------------------------------------- evaluation
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """What a schema object evaluates of an instance, for the ``unevaluated*`` keywords.
-
-    ``names`` and ``patterns`` are the property names and patterns evaluated whatever the
-    instance (``every_key`` when an ``additionalProperties`` or nested ``unevaluated*`` takes
-    all the others); ``prefix`` how many leading items are evaluated (``every_item`` likewise).
-    """
-
-    names: frozenset[str] = frozenset()
-    patterns: frozenset[str] = frozenset()
-    every_key: bool = False
-    prefix: int = 0
-    every_item: bool = False
-
-
-def _own(node: SNode, *, items: bool, top: bool) -> Evaluation:
-    """What ``node``'s own keywords evaluate (the ``unevaluated*`` being analysed aside)."""
-    value = node.obj
-    if items:
-        every = "items" in value or (not top and "unevaluatedItems" in value)
-        return Evaluation(prefix=len(value.get("prefixItems") or []), every_item=every)
-    every = "additionalProperties" in value or (not top and "unevaluatedProperties" in value)
-    return Evaluation(
-        names=frozenset(value.get("properties") or {}),
-        patterns=frozenset(value.get("patternProperties") or {}),
-        every_key=every,
-    )
-
-
-def _join(a: Evaluation, b: Evaluation) -> Evaluation:
-    return Evaluation(
-        a.names | b.names,
-        a.patterns | b.patterns,
-        a.every_key or b.every_key,
-        max(a.prefix, b.prefix),
-        a.every_item or b.every_item,
-    )
-
-
-def _in_place(node: SNode, *, always: bool) -> Iterator[SNode]:
-    """The in-place subschemas of ``node`` that always apply (``allOf``, ``$ref``) when
-    ``always``, else those that apply depending on the instance."""
-    value = node.obj
-    if always:
-        for index in range(len(value.get("allOf") or [])):
-            yield node.child("allOf", index)
-        target = node.target()
-        if target is not None:
-            yield target
-        return
-    for key in ("anyOf", "oneOf"):
-        for index in range(len(value.get(key) or [])):
-            yield node.child(key, index)
-    for key in ("if", "then", "else"):
-        if key in value:
-            yield node.child(key)
-    for name in value.get("dependentSchemas") or {}:
-        yield node.child("dependentSchemas", name)
-
-
-def _collect(node: SNode, *, items: bool, depth: int = 0) -> tuple[Evaluation, Evaluation]:
-    """(what is always evaluated, what some instances may have evaluated besides)."""
-    if depth > 64:
-        raise Unsupported("in-place applicators nested too deeply to analyse", node)
-    if isinstance(node.value, bool):
-        return Evaluation(), Evaluation()
-    static, dynamic = _own(node, items=items, top=depth == 0), Evaluation()
-    for sub in _in_place(node, always=True):
-        more, maybe = _collect(sub, items=items, depth=depth + 1)
-        static, dynamic = _join(static, more), _join(dynamic, maybe)
-    for sub in _in_place(node, always=False):
-        more, maybe = _collect(sub, items=items, depth=depth + 1)
-        dynamic = _join(dynamic, _join(more, maybe))
-    if items and "contains" in node.obj:
-        dynamic = _join(dynamic, Evaluation(every_item=True))
-    return static, dynamic
-
-
-def static_evaluation(node: SNode, *, items: bool) -> Evaluation:
-    """What ``node`` evaluates before its own ``unevaluated*`` applies, whatever the instance.
-
-    Raises :class:`Unsupported` when what is evaluated depends on the instance in a way that
-    matters: a conditional branch (``anyOf``, ``oneOf``, ``if``, ``dependentSchemas``) or a
-    ``contains`` evaluating names, patterns or items the static part does not already cover.
-    ``patterns`` of a branch count as covered only when the static part has the same pattern.
-    """
-    static, dynamic = _collect(node, items=items)
-    if items:
-        if static.every_item or (dynamic.prefix <= static.prefix and not dynamic.every_item):
-            return static
-        raise Unsupported("unevaluatedItems beside items some branch or contains evaluates", node)
-    if static.every_key:
-        return static
-    if (
-        not dynamic.every_key
-        and dynamic.names <= static.names
-        and dynamic.patterns <= static.patterns
-    ):
-        return static
-    raise Unsupported("unevaluatedProperties beside properties only some branches evaluate", node)

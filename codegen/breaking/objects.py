@@ -27,6 +27,7 @@ from codegen.breaking.facts import (
     Result,
     Unknown,
     additional,
+    distinct,
     holds,
     key_fits,
     string_language,
@@ -253,23 +254,15 @@ def _build(
         if not isinstance(result, Found):
             return result
         value[key] = result.value
-    for group, region in slots:
-        language = plan.region(region)
-        for exists in group:
-            if exists.where[0] == "name":
-                language = language & _language(solver, exists.where[1], string_language)
-        name = _fresh(language, value)
-        if name is None:
-            return (
-                EMPTY
-                if len(group) == 1 and language.example() is None
-                else Unknown("too few property names fit together")
-            )
+    names = _names(solver, plan, slots)
+    if names is None:
+        return EMPTY
+    for index, (group, region) in enumerate(slots):
         lits = plan.region_base(region) + [e.lit for e in group if e.lit is not None]
         result = solver.solve(lits)
         if not isinstance(result, Found):
             return result
-        value[name] = result.value
+        value[names[index]] = result.value
     if len(value) < plan.low:
         filled = _fill(solver, plan, value)
         if filled is None:
@@ -277,6 +270,21 @@ def _build(
         if not filled:
             return EMPTY
     return Found(value)
+
+
+def _names(
+    solver: Asker, plan: _Plan, slots: list[tuple[list[KeyExists], frozenset[str]]]
+) -> dict[int, str] | None:
+    """A different fresh name for each slot, from its region and what its atoms ask of the
+    name, or None when there is none (each slot's first ``len(slots)`` names suffice)."""
+    choices: dict[Any, list[Any]] = {}
+    for index, (group, region) in enumerate(slots):
+        language = plan.region(region)
+        for exists in group:
+            if exists.where[0] == "name":
+                language = language & _language(solver, exists.where[1], string_language)
+        choices[index] = list(language.examples(len(slots)))
+    return distinct(choices)
 
 
 def _fresh(language: strings.Strings, taken: dict[str, Any]) -> str | None:
