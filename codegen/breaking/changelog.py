@@ -186,11 +186,7 @@ def changelog(previous: Side, current: Side) -> Changelog:
     """
     titles = _contract_of(previous, current)
     entries = {_from_finding(f, titles) for f in compare(previous, current)}
-    said = {(e.path, e.pointer, e.message) for e in entries}
-    for change in changes.changes(previous, current):
-        entry = _from_change(change)
-        if (entry.path, entry.pointer, entry.message) not in said:  # the check said it already
-            entries.add(entry)
+    entries.update(_from_change(c) for c in changes.changes(previous, current))
     for change in changes.rewritten(previous, current, {e.contract for e in entries}):
         entries.add(_from_change(change))
     return Changelog(tuple(sorted(entries, key=_order)))

@@ -178,7 +178,8 @@ def _node_changes(
     if canonical(prev.get("default")) != canonical(cur.get("default")):
         old, new = (canonical(n["default"]) if "default" in n else "none" for n in (prev, cur))
         text = f"The default of {subject} was changed from {old} to {new}."
-        yield _change(pair, "changed", "DEFAULT_CHANGED", cur_at, text)
+        where = f"{cur_at}/default" if "default" in cur else cur_at
+        yield _change(pair, "changed", "DEFAULT_CHANGED", where, text)
     yield from _added(pair, prev, cur, cur_at)
 
 
@@ -202,8 +203,8 @@ def _added(
     before, after = prev.get("enum"), cur.get("enum")
     if isinstance(before, list) and isinstance(after, list):
         listed = {canonical(v) for v in before}
-        subject = _subject(pair.name, at)
+        subject = _subject(pair.name, at, capital=True)
         for value in dict.fromkeys(canonical(v) for v in after):
             if value not in listed:
-                text = f"Enum value {value} was added to {subject}."
+                text = f"{subject} lists the new enum value {value}."
                 yield _change(pair, "added", "ENUM_EXTENDED", f"{at}/enum", text)
