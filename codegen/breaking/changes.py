@@ -31,8 +31,8 @@ from codegen.core.loader import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, SchemaFile
 __all__ = ["DOC_KEYWORDS", "Change", "changes", "rewritten"]
 
 ChangeKind = Literal["added", "deprecated", "documentation", "changed"]
-DOC_KEYWORDS = ("title", "description", "examples", "$comment", "deprecated")
-"""The keywords whose change is documentation only (``deprecated`` when it is lifted)."""
+DOC_KEYWORDS = ("title", "description", "examples", "$comment")
+"""The keywords whose change is documentation only (and ``deprecated``, when it is lifted)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def rewritten(previous: Side, current: Side, explained: Collection[str]) -> Iter
 def _stripped(node: Any) -> str:
     """A subschema as compared when pairing list entries: its annotations left out."""
     if isinstance(node, dict):
-        node = {k: v for k, v in node.items() if k not in (*DOC_KEYWORDS, "default")}
+        node = {k: v for k, v in node.items() if k not in (*DOC_KEYWORDS, "deprecated", "default")}
     return canonical(node)
 
 
@@ -149,7 +149,7 @@ def _names_class(pointer: str, prev: dict[str, Any], cur: dict[str, Any]) -> boo
 
 
 def _docs_changed(prev: dict[str, Any], cur: dict[str, Any], cur_at: str) -> list[str]:
-    keys = [k for k in DOC_KEYWORDS[:-1] if canonical(prev.get(k)) != canonical(cur.get(k))]
+    keys = [k for k in DOC_KEYWORDS if canonical(prev.get(k)) != canonical(cur.get(k))]
     if keys and keys[0] == "title" and _names_class(cur_at, prev, cur):
         keys.pop(0)
     if prev.get("deprecated") is True and cur.get("deprecated") is not True:

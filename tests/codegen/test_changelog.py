@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
@@ -182,7 +182,8 @@ def test_witnesses_and_unproven_changes_are_shown(monkeypatch: pytest.MonkeyPatc
         tight.path, 9, 7, "CHANGE_UNPROVEN", "The pattern of text could not be compared.",
         "/properties/text/pattern", ("DATA_FORWARD",),
     )  # fmt: skip
-    witnessed = WitnessedFinding(*(getattr(tight, f) for f in Finding.__slots__), '{"text":"ab"}')
+    given = {field.name: getattr(tight, field.name) for field in fields(Finding)}
+    witnessed = WitnessedFinding(**{**given, "witness": '{"text":"ab"}'})
     monkeypatch.setattr(changelog_module, "compare", lambda p, c: [witnessed, unproven])
     log = changelog(previous, current)
     assert [(e.kind, e.witness) for e in log.entries] == [
