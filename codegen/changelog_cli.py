@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError
+from codegen.governance_cli import against_option
 
 if TYPE_CHECKING:
     from codegen.breaking.changelog import Bump
@@ -24,12 +25,7 @@ EXIT_OK = 0
 
 
 def changelog_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--against",
-        metavar="REF",
-        help="git revision to compare with, e.g. v1.4.2, HEAD~1 or '.git#tag=v1.4.2' "
-        "(default: the upstream branch if one is configured, else HEAD)",
-    )
+    against_option(parser)
     parser.add_argument(
         "--format",
         choices=("markdown", "json"),

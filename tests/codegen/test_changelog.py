@@ -31,7 +31,7 @@ from codegen.breaking.changelog_format import Header, render_json, render_markdo
 from codegen.breaking.table import Side, compare
 from codegen.core.loader import load_tree
 from codegen.core.report import Finding
-from tests.conftest import git, run
+from tests.conftest import commit_all, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "changelog"
 HEADER = Header("schemas", "v1.4.2", ("1.4.2", "2.0.0"))
@@ -268,10 +268,7 @@ def repo(tmp_path: Path) -> Path:
     """A git repository whose first commit holds the tightening case's previous schemas."""
     root = tmp_path / "repo"
     project(root, "tightening", "previous")
-    assert git(root, "init", "-q", "-b", "main").returncode == 0
-    git(root, "add", "-A")
-    assert git(root, "commit", "-qm", "first").returncode == 0
-    return root
+    return commit_all(root)
 
 
 def test_changelog_against_a_revision(repo: Path) -> None:
@@ -311,9 +308,7 @@ def test_a_revision_without_schemas_adds_every_contract(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     root.mkdir()
     (root / "README").write_text("x\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "before schemas")
+    commit_all(root, "before schemas")
     project(root, "added_contract", "current")
     code, out = run(root, "changelog", "--format", "json")
     assert code == 0
