@@ -9,7 +9,6 @@ bad input (raised as ``CodegenError``).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config
@@ -53,20 +52,14 @@ def _versions(released: str | None, bump: Bump) -> tuple[str, str] | None:
 
 def run_changelog(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.breaking import gitref  # noqa: PLC0415
-    from codegen.breaking.changelog import changelog  # noqa: PLC0415
+    from codegen.breaking.changelog import changelog, sides_at  # noqa: PLC0415
     from codegen.breaking.changelog_format import CHANGELOG_FORMATS, Header  # noqa: PLC0415
-    from codegen.breaking.table import Side  # noqa: PLC0415
-    from codegen.core.loader import SchemaTree, load_tree  # noqa: PLC0415
 
     if args.released is not None:
         _versions(args.released, "none")  # a bad version is refused before git is read
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
-    current = Side(load_tree(config.schema_dir), shown)
-    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown)
-    if previous_tree is None:  # no schema folder at the revision: every contract is new
-        previous_tree = SchemaTree(Path(ref), ())
-    log = changelog(Side(previous_tree, shown), current)
+    log = changelog(*sides_at(config.root, ref, config.schema_dir, shown))
     header = Header(shown, ref, _versions(args.released, log.bump))
     out.write(CHANGELOG_FORMATS[args.format](log, header))
     return EXIT_OK

@@ -30,10 +30,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, get_args
 
-from codegen.breaking import changes
+from codegen.breaking import changes, gitref
 from codegen.breaking.table import Side, compare
+from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.report import Finding
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "changelog",
     "kind_of",
     "next_version",
+    "sides_at",
 ]
 
 Bump = Literal["none", "patch", "minor", "major"]
@@ -190,6 +193,19 @@ def changelog(previous: Side, current: Side) -> Changelog:
     for change in changes.rewritten(previous, current, {e.contract for e in entries}):
         entries.add(_from_change(change))
     return Changelog(tuple(sorted(entries, key=_order)))
+
+
+def sides_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> tuple[Side, Side]:
+    """The schemas at git revision ``ref`` and in the work tree: the changelog's two sides.
+
+    ``shown`` is the schema folder as paths show it. A revision without the schema folder
+    gives an empty previous side (every contract is then added). Raises
+    :class:`~codegen.core.errors.CodegenError` for a revision that does not exist, schemas
+    that do not load (at the revision or now) and a folder outside any git repository.
+    """
+    current = Side(load_tree(schema_dir), shown)
+    previous = gitref.tree_at(repo, ref, schema_dir, shown)
+    return Side(previous or SchemaTree(Path(ref), ()), shown), current
 
 
 _SEMVER = re.compile(

@@ -26,6 +26,7 @@ from codegen.breaking.changelog import (
     changelog,
     kind_of,
     next_version,
+    sides_at,
 )
 from codegen.breaking.changelog_format import Header, render_json, render_markdown
 from codegen.breaking.table import Side, compare
@@ -288,6 +289,8 @@ def test_changelog_against_a_revision(repo: Path) -> None:
         "major", "1.4.2", "2.0.0",
     )  # fmt: skip
     assert git(repo, "status", "--porcelain").stdout == status  # nothing written
+    # what the CLI does, as other code (the npm package's version check) asks for it
+    assert changelog(*sides_at(repo, "HEAD~1", repo / "schemas", "schemas")) == expected
 
 
 def test_the_work_tree_against_head_by_default_and_buf_style_refs(repo: Path) -> None:
