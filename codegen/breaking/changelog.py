@@ -148,7 +148,7 @@ def _contract_of(previous: Side, current: Side) -> dict[str, str]:
 
 
 def _from_finding(finding: Finding, titles: Mapping[str, str]) -> Entry:
-    witness = getattr(finding, "witness", None)
+    witness = finding.witness
     return Entry(
         titles.get(finding.path, finding.path),
         kind_of(finding),

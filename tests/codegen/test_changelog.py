@@ -10,12 +10,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
 
-from codegen.breaking import changelog as changelog_module
 from codegen.breaking.changelog import (
     BUMPS,
     KIND_BUMPS,
@@ -29,7 +27,7 @@ from codegen.breaking.changelog import (
     sides_at,
 )
 from codegen.breaking.changelog_format import Header, render_json, render_markdown
-from codegen.breaking.table import Side, compare
+from codegen.breaking.table import Side
 from codegen.core.loader import load_tree
 from codegen.core.report import Finding
 from tests.conftest import commit_all, git, run
@@ -156,13 +154,6 @@ def test_contracts_and_the_bump_of_each() -> None:
 # ---------------------------------------------------------------------------- the engine's API
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class WitnessedFinding(Finding):
-    """A finding as the new engine reports it: with the document that separates the versions."""
-
-    witness: str | None = None
-
-
 def test_findings_sort_by_category_and_an_unproven_change_is_a_possible_break() -> None:
     def finding(rule: str, *categories: str) -> Finding:
         return Finding("schemas/note.json", 3, 5, rule, "m", "/p", categories)
@@ -176,31 +167,28 @@ def test_findings_sort_by_category_and_an_unproven_change_is_a_possible_break() 
     assert KIND_BUMPS["unproven"] == "major"
 
 
-def test_witnesses_and_unproven_changes_are_shown(monkeypatch: pytest.MonkeyPatch) -> None:
-    previous, current = sides("tightening")
-    [tight] = compare(previous, current)
-    unproven = WitnessedFinding(
-        tight.path, 9, 7, "CHANGE_UNPROVEN", "The pattern of text could not be compared.",
-        "/properties/text/pattern", ("DATA_FORWARD",),
-    )  # fmt: skip
-    given = {field.name: getattr(tight, field.name) for field in fields(Finding)}
-    witnessed = WitnessedFinding(**{**given, "witness": '{"text":"ab"}'})
-    monkeypatch.setattr(changelog_module, "compare", lambda p, c: [witnessed, unproven])
+def test_witnesses_and_unproven_changes_are_shown() -> None:
+    # A pattern with a lookahead: the engine cannot decide one direction, and shows a
+    # witness for the other.
+    folder = FIXTURES.parent / "breaking/CHANGE_UNPROVEN"
+    previous = Side(load_tree(folder / "previous"), "schemas")
+    current = Side(load_tree(folder / "current"), "schemas")
     log = changelog(previous, current)
-    assert [(e.kind, e.witness) for e in log.entries] == [
-        ("tightened", '{"text":"ab"}'),
-        ("unproven", None),
+    assert [(e.kind, e.rule, e.witness is not None) for e in log.entries] == [
+        ("unproven", "CHANGE_UNPROVEN", False),
+        ("widened", "CONSTRAINT_LOOSENED", True),
     ]
     assert log.bump == "major"
     text = render_markdown(log, HEADER)
+    witness = next(e.witness for e in log.entries if e.witness)
     assert (
-        '  - Witness, accepted by the previous version, refused by the current one: `{"text":"ab"}`'
+        f"  - Witness, accepted by the current version, refused by the previous one: `{witness}`"
         in text
     )
-    assert "**Possibly breaking (may accept documents the previous version refused)**" in text
+    assert "**Possibly breaking (may refuse documents the previous version accepted)**" in text
     entries = json.loads(render_json(log, HEADER))["contracts"][0]["entries"]
-    assert [e["witness"] for e in entries] == ['{"text":"ab"}', None]
-    assert entries[1]["categories"] == ["DATA_FORWARD"]
+    assert [e["witness"] for e in entries] == [None, witness]
+    assert entries[0]["categories"] == ["DATA_BACKWARD"]
 
 
 def test_markdown_escapes_what_would_be_markup() -> None:
