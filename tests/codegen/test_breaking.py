@@ -74,10 +74,9 @@ def test_every_data_finding_of_a_fixture_has_one_direction_and_a_witness(rule: s
     for variant in ("current", "compatible"):
         for finding in findings_of(rule, variant):
             data = [c for c in finding.categories if c.startswith("DATA_")]
-            if finding.rule == "CHANGE_UNPROVEN":
-                assert len(data) == 1 and finding.witness is None
-            elif data:
-                assert len(data) == 1 and finding.witness is not None, finding
+            if data:
+                assert len(data) == 1, finding
+                assert (finding.witness is None) == (finding.rule == "CHANGE_UNPROVEN"), finding
 
 
 @pytest.mark.parametrize("rule", RULE_IDS)
