@@ -65,14 +65,16 @@ def data_findings(
     items: list[_Item] = []
     for pair in pairs:
         old, new = root(previous.tree, pair.prev), root(current.tree, pair.cur)
-        items += [
-            _Item(pair, BACKWARD, b)
-            for b in breaks(solver, old, new, _unchanged_in(previous.tree, solver))
-        ]
-        items += [
-            _Item(pair, FORWARD, b)
-            for b in breaks(solver, new, old, _unchanged_in(current.tree, solver))
-        ]
+        for direction, accepting, refusing, other in (
+            (BACKWARD, old, new, previous.tree),
+            (FORWARD, new, old, current.tree),
+        ):
+            try:
+                found = breaks(solver, accepting, refusing, _unchanged_in(other, solver))
+            except Exception as exc:  # a defect must not pass a change silently
+                reason = f"the check failed ({type(exc).__name__}: {exc}); please report it"
+                found = [Break((), None, decided=False, reason=reason)]
+            items += [_Item(pair, direction, b) for b in found]
     judge = Judge(previous.tree, current.tree)
     try:
         judge.prepare([i.pair.cur for i in items if i.found.decided])
