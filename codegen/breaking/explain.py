@@ -62,9 +62,8 @@ def explain(
             if backward
             else "the previous contract accepts every document the new one accepts"
         )
-        message = (
-            f"Whether {asked} could not be decided at the {step[0]} of {subject}: {item.reason}."
-        )
+        place = "for" if step[0] == "$self" else f"at the {step[0]} of"
+        message = f"Whether {asked} could not be decided {place} {subject}: {item.reason}."
     else:
         rule, message = _worded(
             node,
