@@ -95,9 +95,12 @@ class Dfa:
 
     def to_fsm(self) -> Fsm:
         """The same automaton as a greenery ``Fsm`` (whose symbols are ``Charclass`` values)."""
-        classes = [
-            Charclass(tuple((chr(a), chr(b)) for a, b in ranges)) for ranges in self.symbol_ranges()
-        ]
+        # greenery's partition holds exactly one negated class: here the one with U+10FFFF.
+        ranges = self.symbol_ranges()
+        classes = [Charclass(tuple((chr(a), chr(b)) for a, b in r)) for r in ranges]
+        last = self.symbols[-1]
+        others = sorted(r for s, rs in enumerate(ranges) if s != last for r in rs)
+        classes[last] = ~Charclass(tuple((chr(a), chr(b)) for a, b in others))
         return Fsm(
             alphabet=classes,
             states=range(len(self.delta)),
