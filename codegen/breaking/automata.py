@@ -25,16 +25,18 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import NoReturn
 
 from greenery import Charclass, Fsm
 
 from codegen.breaking import charsets as cs
 from codegen.breaking.ecma_pattern import Alt, Assertion, Chars, Node, Repeat, Seq, Undecidable
 
-__all__ = ["DFA_LIMIT", "NFA_LIMIT", "Dfa", "canonical", "compile_tree"]
+__all__ = ["DFA_LIMIT", "NFA_LIMIT", "WORK_LIMIT", "Dfa", "canonical", "compile_tree"]
 
 NFA_LIMIT = 10_000  # code point positions after bounded repetitions are spelled out
 DFA_LIMIT = 20_000  # states while determinizing
+WORK_LIMIT = 2_000_000  # NFA states visited while determinizing (about a second)
 
 _START, _WORD, _OTHER, _END = range(4)
 
@@ -187,8 +189,31 @@ def _hopcroft(delta: Sequence[Sequence[int]], finals: set[int] | frozenset[int])
 def compile_tree(node: Node, pattern: str, search: bool) -> Dfa:
     """The :class:`Dfa` of the strings the tree matches whole (``search=False``) or in which
     it matches somewhere (``search=True``); ``pattern`` names the tree in errors."""
+    if search:
+        node = _trim(_trim(node, 0), -1)
     _weigh(node, pattern)
     return _Determinizer(_Nfa(node, search), pattern).run()
+
+
+def _trim(node: Node, end: int) -> Node:
+    """The same search language with fewer states: at the very start (``end`` 0) or end (-1)
+    of a match, a repetition counts only by its minimum, since a match with more copies holds
+    one with fewer at the same positions (``[a-z]{1,1000}x`` finds what ``[a-z]x`` finds)."""
+    if isinstance(node, Repeat):
+        if node.low > 1:
+            return Repeat(node.item, node.low, node.low, node.offset)
+        return _trim(node.item, end) if node.low == 1 else Seq(())
+    if isinstance(node, Alt):
+        return Alt(tuple(_trim(option, end) for option in node.options))
+    if isinstance(node, Seq):
+        items = list(node.items)
+        order = range(len(items)) if end == 0 else range(len(items) - 1, -1, -1)
+        for i in order:  # past the parts that shrink to nothing
+            items[i] = _trim(items[i], end)
+            if items[i] != Seq(()):
+                break
+        return Seq(tuple(items))
+    return node
 
 
 def _weigh(node: Node, pattern: str) -> int:
@@ -263,11 +288,12 @@ class _Nfa:
             loop = self.epsilon(start)
             self.epsilons[self.build(node.item, loop)].append((None, loop))
             return loop
+        end = self.new()  # every optional copy may skip straight to the end: small closures
         for _ in range(node.high - node.low):
-            end = self.build(node.item, start)
             self.epsilons[start].append((None, end))
-            start = end
-        return start
+            start = self.build(node.item, start)
+        self.epsilons[start].append((None, end))
+        return end
 
 
 class _Determinizer:
@@ -295,6 +321,7 @@ class _Determinizer:
         word_bit = 1 << (len(sets) - 1) if word else 0
         self.alphabet = [(mask, _WORD if mask & word_bit else _OTHER) for mask in block_of_mask]
         self.closures: dict[tuple[frozenset[int], int, int], frozenset[int]] = {}
+        self.work = 0
 
     def holds(self, kind: str, before: int, after: int) -> bool:
         if kind == "^":
@@ -317,29 +344,38 @@ class _Determinizer:
         return self.closures[key]
 
     def run(self) -> Dfa:
-        final = self.nfa.final
         first = (frozenset({self.nfa.initial}), _START if self.track else _OTHER)
         number = {first: 0}
         order = [first]
         delta: list[list[int]] = []
         finals = set()
         for states, before in order:
-            if final in self.closure(states, before, _END):
+            if self.nfa.final in self.closure(states, before, _END):
                 finals.add(len(delta))
             row = []
             for mask, kind in self.alphabet:
-                closed = self.closure(states, before, kind)
-                step = frozenset(t for q in closed for s, t in self.nfa.moves[q] if mask >> s & 1)
-                if self.nfa.search and final in step:  # matched: the rest does not matter
-                    nxt = (frozenset({final}), _OTHER)
-                else:
-                    nxt = (step, kind if self.track else _OTHER)
+                nxt = self.step(states, before, mask, kind)
                 if nxt not in number:
                     if len(order) >= DFA_LIMIT:
-                        why = f"its automaton grows past {DFA_LIMIT} states"
-                        raise Undecidable(self.pattern, "the pattern", None, why)
+                        self.refuse(f"its automaton grows past {DFA_LIMIT} states")
                     number[nxt] = len(order)
                     order.append(nxt)
                 row.append(number[nxt])
             delta.append(row)
         return canonical(self.starts, self.blocks, delta, finals)
+
+    def step(
+        self, states: frozenset[int], before: int, mask: int, kind: int
+    ) -> tuple[frozenset[int], int]:
+        """The state after reading a code point of the block ``mask`` (its kind ``kind``)."""
+        closed = self.closure(states, before, kind)
+        self.work += len(closed)
+        if self.work > WORK_LIMIT:
+            self.refuse(f"determinizing it takes more than {WORK_LIMIT} steps")
+        moved = frozenset(t for q in closed for s, t in self.nfa.moves[q] if mask >> s & 1)
+        if self.nfa.search and self.nfa.final in moved:  # matched: the rest does not matter
+            return frozenset({self.nfa.final}), _OTHER
+        return moved, kind if self.track else _OTHER
+
+    def refuse(self, why: str) -> NoReturn:
+        raise Undecidable(self.pattern, "the pattern", None, why)

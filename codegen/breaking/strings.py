@@ -26,7 +26,16 @@ from greenery import Fsm
 
 from codegen.breaking import dfa_ops
 from codegen.breaking.automata import NFA_LIMIT, Dfa, compile_tree
-from codegen.breaking.ecma_pattern import PatternError, Undecidable, parse
+from codegen.breaking.ecma_pattern import (
+    Assertion,
+    Chars,
+    Node,
+    PatternError,
+    Repeat,
+    Seq,
+    Undecidable,
+    parse,
+)
 
 __all__ = [
     "PatternError",
@@ -165,7 +174,24 @@ def _wrap(label: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def matching(pattern: str) -> Strings:
     """The strings in which ECMA-262 ``pattern`` (``u`` flag) finds a match, anywhere."""
-    return Strings((0,), (compile_tree(parse(pattern), pattern, search=True),), repr(pattern))
+    tree = parse(pattern)
+    whole = _whole_repetition(tree)
+    if whole is None:
+        return Strings((0,), (compile_tree(tree, pattern, search=True),), repr(pattern))
+    # ^[set]{low,high}$ is a length bound: kept as one, never spelled out.
+    star = Seq((Assertion("^"), Repeat(whole.item, 0, None, whole.offset), Assertion("$")))
+    bounded = Strings((0,), (compile_tree(star, pattern, search=True),), "")
+    bounded &= length_between(whole.low, whole.high)
+    return Strings(bounded._cuts, bounded._dfas, repr(pattern))
+
+
+def _whole_repetition(tree: Node) -> Repeat | None:
+    """The repetition of ``^[set]{low,high}$``, or None for any other tree."""
+    if isinstance(tree, Seq) and len(tree.items) == 3:
+        first, middle, last = tree.items
+        if (first, last) == (Assertion("^"), Assertion("$")) and isinstance(middle, Repeat):
+            return middle if isinstance(middle.item, Chars) else None
+    return None
 
 
 @functools.lru_cache(maxsize=1024)

@@ -273,7 +273,7 @@ def test_greenery_agrees_on_the_operations() -> None:
         ("(?<=a)b", "lookbehind", 0),
         ("x(?<!a)b", "negative lookbehind", 1),
         ("(?i:a)", "modifier group", 0),
-        ("^a{1,99999}$", "bounded repetition", 2),
+        ("^(?:ab){1,99999}$", "bounded repetition", 7),
         ("^(?:a{100}){1000}$", "bounded repetition", 11),
     ],
 )
@@ -288,6 +288,21 @@ def test_undecidable_constructs_are_named(pattern: str, construct: str, offset: 
 def test_automaton_blowup_is_refused() -> None:
     with pytest.raises(Undecidable, match="grows past"):
         matching("a[ab]{20}$")
+    with pytest.raises(Undecidable, match="grows past"):
+        matching("x[a-z]{1,1000}y")  # which x's of the last 1000 code points: 2**1000
+
+
+def test_large_repetitions_without_large_automata() -> None:
+    """A repetition at the border of an unanchored match counts by its minimum only, and
+    ``^[set]{low,high}$`` is a length bound."""
+    assert matching("[a-z]{1,9000}x") == matching("[a-z]x")
+    assert matching("a{2,99999}") == matching("aa")
+    assert matching("^(?:x|\\d{3,50000})") == matching("^(?:x|\\d{3})")
+    bounded = matching("^[a-z]{1,99999}$")
+    assert bounded == matching("^[a-z]+$") & length_between(1, 99999)
+    assert "a" * 99999 in bounded
+    assert "a" * 100000 not in bounded
+    assert not ecma_search("^[a-z]{1,99999}$", "a" * 100000)
 
 
 @pytest.mark.parametrize("pattern", ["a{", "(", "[b-a]", "\\p{Nope}", "\\-", "a**", "x{2,1}"])
