@@ -27,6 +27,7 @@ __all__ = [
 
 PRODUCT_LIMIT = 100_000  # states of one product automaton
 STEP_LIMIT = 1_000_000  # layers walked to find the lengths of an automaton
+WITNESS_LIMIT = 100_000  # code points of a member shown
 
 NOTHING = canonical([0], [0], [[0]], set())
 ANYTHING = canonical([0, 0xD800, 0xE000], [0, 1, 0], [[0, 1], [1, 1]], {0})
@@ -182,7 +183,11 @@ def _union(d: Dfa, symbols: tuple[int, ...]) -> cs.Ranges:
 
 def strings_of_length(d: Dfa, n: int) -> Iterator[str]:
     """Every string of length ``n`` that ``d`` accepts, in the order of readability of
-    :func:`codegen.breaking.charsets.ranked`, position by position (lazily)."""
+    :func:`codegen.breaking.charsets.ranked`, position by position (lazily). Past
+    ``WITNESS_LIMIT`` code points: :class:`Undecidable` (no such member is shown)."""
+    if n > WITNESS_LIMIT:
+        why = f"its shortest members have {n} code points, past {WITNESS_LIMIT}"
+        raise Undecidable(repr(d), "witness", None, why)
     need = _backward(d, n)
     if 0 not in need[n]:
         return

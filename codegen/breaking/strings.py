@@ -147,7 +147,8 @@ class Strings:
                     length += 1
 
     def example(self, excluding: Collection[str] = ()) -> str | None:
-        """The first member (see ``__iter__``) not in ``excluding``, or None when there is none."""
+        """The first member (see ``__iter__``) not in ``excluding``, or None when there is none.
+        :class:`Undecidable` when that member would be longer than 100,000 code points."""
         return next((text for text in self if text not in excluding), None)
 
     def examples(self, count: int) -> list[str]:

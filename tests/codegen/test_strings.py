@@ -233,6 +233,10 @@ def test_lengths_are_code_points_and_never_unrolled() -> None:
     assert length_between(3, 3) & matching("^a*$") == literal("aaa")
     assert length_between(5, 2).is_empty()
     assert (anything() - length_between(1)).examples(3) == [""]
+    huge = matching("^a+$") & length_between(10**9)
+    assert not huge.is_empty()
+    with pytest.raises(Undecidable, match="witness"):
+        huge.example()
 
 
 def test_set_algebra() -> None:
