@@ -15,42 +15,28 @@ Usage: python bench/bench_strings.py [--repeat N]
 from __future__ import annotations
 
 import argparse
-import json
 import re
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from greenery import parse as greenery_parse
 from greenery.parse import NoMatch
 
-from codegen.breaking import charsets, dfa_ops, ecma_pattern
-from codegen.breaking import strings as st
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
-ROOT = Path(__file__).resolve().parent.parent
+from codegen.breaking import charsets, dfa_ops, ecma_pattern  # noqa: E402
+from codegen.breaking import strings as st  # noqa: E402
+from tests._patterns import project_patterns  # noqa: E402  (the root is on the path only now)
+
 ISSUE = ["^[a-z][a-z0-9_]*$", "^\\d{4}-\\d{2}-\\d{2}$", "^(https?|ftp)://", "\\p{L}",
          "^[A-Z]{2,3}$", "^[a-z]{1,100}$"]  # fmt: skip
 
 
-def _patterns(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            if key == "pattern" and isinstance(sub, str):
-                yield sub
-            if key == "patternProperties" and isinstance(sub, dict):
-                yield from sub
-            yield from _patterns(sub)
-    elif isinstance(value, list):
-        for sub in value:
-            yield from _patterns(sub)
-
-
-def project_patterns() -> list[str]:
-    found: dict[str, None] = {}
-    for folder in (ROOT / "schemas", ROOT / "tests" / "fixtures" / "keywords"):
-        for path in sorted(folder.rglob("*.json")):
-            found.update(dict.fromkeys(_patterns(json.loads(path.read_text("utf-8")))))
+def patterns() -> list[str]:
+    found = project_patterns()
     return [*found, *(p for p in ISSUE if p not in found)]
 
 
@@ -113,7 +99,7 @@ def main() -> None:
     )
     print(f"{'pattern':34} {'strings':>10} {'greenery':>10} {'ratio':>7}")
     total = 0.0
-    for pattern in project_patterns():
+    for pattern in patterns():
         mine = best(args.repeat, lambda p=pattern: ours(p))
         total += mine
         body = greenery_body(pattern)
@@ -121,7 +107,7 @@ def main() -> None:
         ratio = f"{other / mine:6.1f}x" if other else "      -"
         shown = f"{other * 1000:8.2f}ms" if other else "         -"
         print(f"{pattern[:34]:34} {mine * 1000:8.2f}ms {shown} {ratio}")
-    print(f"all {len(project_patterns())} patterns: {total * 1000:.1f} ms "
+    print(f"all {len(patterns())} patterns: {total * 1000:.1f} ms "
           "(build, inclusion both ways against two variants, witness)")  # fmt: skip
 
 

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from codegen.breaking import charsets as cs
-from codegen.breaking.automata import Dfa, canonical
+from codegen.breaking.dfa import Dfa, canonical
 from codegen.breaking.ecma_pattern import Undecidable
 
 __all__ = [

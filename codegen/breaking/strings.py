@@ -25,7 +25,8 @@ from collections.abc import Collection, Iterable, Iterator
 from greenery import Fsm
 
 from codegen.breaking import dfa_ops
-from codegen.breaking.automata import NFA_LIMIT, Dfa, compile_tree
+from codegen.breaking.automata import NFA_LIMIT, compile_tree
+from codegen.breaking.dfa import Dfa
 from codegen.breaking.ecma_pattern import (
     Assertion,
     Chars,

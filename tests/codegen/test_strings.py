@@ -11,11 +11,9 @@ hit on both sides of their border.
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from greenery import Fsm
@@ -34,31 +32,9 @@ from codegen.breaking.strings import (
 )
 from codegen.core.ecma import ecma_search
 from tests import _fuzz
-from tests.conftest import REPO
+from tests._patterns import project_patterns
 
-
-def _patterns_in(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            if key == "pattern" and isinstance(sub, str):
-                yield sub
-            if key == "patternProperties" and isinstance(sub, dict):
-                yield from sub
-            yield from _patterns_in(sub)
-    elif isinstance(value, list):
-        for sub in value:
-            yield from _patterns_in(sub)
-
-
-def _project_patterns() -> list[str]:
-    found: dict[str, None] = {}
-    for folder in (REPO / "schemas", REPO / "tests" / "fixtures" / "keywords"):
-        for path in sorted(folder.rglob("*.json")):
-            found.update(dict.fromkeys(_patterns_in(json.loads(path.read_text("utf-8")))))
-    return list(found)
-
-
-PROJECT = _project_patterns()
+PROJECT = project_patterns()
 TRICKY = [
     # anchors inside alternatives and groups, anchors that can never hold
     "^a|b$", "(^a|b)c", "a(b$|c)", "(?:^|,)x(?:,|$)", "a^b", "a$b", "^$", "$^", "\\b*x|y",
