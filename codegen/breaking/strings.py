@@ -18,6 +18,7 @@ kept as one automaton per stretch of lengths, so ``maxLength: 10000`` costs what
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections.abc import Collection, Iterable, Iterator
@@ -85,8 +86,10 @@ class Strings:
 
     def _combine(self, other: Strings, op: str, symbol: str) -> Strings:
         cuts = tuple(sorted(set(self._cuts) | set(other._cuts)))
-        dfas = tuple(dfa_ops.product(self._dfa_at(c), other._dfa_at(c), op) for c in cuts)
-        return Strings(cuts, dfas, f"{_wrap(self._label)} {symbol} {_wrap(other._label)}")
+        label = f"{_wrap(self._label)} {symbol} {_wrap(other._label)}"
+        with _naming(label):
+            dfas = tuple(dfa_ops.product(self._dfa_at(c), other._dfa_at(c), op) for c in cuts)
+        return Strings(cuts, dfas, label)
 
     def intersection(self, other: Strings) -> Strings:
         return self._combine(other, "and", "&")
@@ -115,7 +118,8 @@ class Strings:
     __invert__ = complement
 
     def is_empty(self) -> bool:
-        return all(dfa_ops.first_length(d, low, high) is None for low, high, d in self._stretches())
+        with _naming(self._label):
+            return all(dfa_ops.first_length(d, lo, hi) is None for lo, hi, d in self._stretches())
 
     def issubset(self, other: Strings) -> bool:
         return (self - other).is_empty()
@@ -139,13 +143,14 @@ class Strings:
         """The members, shortest first, then position by position the most readable code
         point first (letters, digits, printable ASCII, other printable, controls); deterministic.
         Possibly endless."""
-        for low, high, d in self._stretches():
-            length: int | None = low
-            while length is not None:
-                length = dfa_ops.first_length(d, length, high)
-                if length is not None:
-                    yield from dfa_ops.strings_of_length(d, length)
-                    length += 1
+        with _naming(self._label):
+            for low, high, d in self._stretches():
+                length: int | None = low
+                while length is not None:
+                    length = dfa_ops.first_length(d, length, high)
+                    if length is not None:
+                        yield from dfa_ops.strings_of_length(d, length)
+                        length += 1
 
     def example(self, excluding: Collection[str] = ()) -> str | None:
         """The first member (see ``__iter__``) not in ``excluding``, or None when there is none.
@@ -167,6 +172,17 @@ class Strings:
             part = dfa_ops.product(d, dfa_ops.length_window(low, high), "and")
             whole = dfa_ops.product(whole, part, "or")
         return whole.to_fsm()
+
+
+@contextlib.contextmanager
+def _naming(label: str) -> Iterator[None]:
+    """An :class:`Undecidable` raised by the automata names this set instead."""
+    try:
+        yield
+    except Undecidable as error:
+        if error.pattern != dfa_ops.SUBJECT:
+            raise
+        raise Undecidable(label, error.construct, error.offset, error.why) from None
 
 
 def _wrap(label: str) -> str:
