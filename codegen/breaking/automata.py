@@ -1,8 +1,4 @@
-"""Deterministic automata over code points, built from ECMA-262 syntax trees, exactly.
-
-A :class:`Dfa` reads a string code point by code point; its alphabet is a partition of all code
-points into intervals, each interval labelled with a symbol. Every ``Dfa`` is minimal and in a
-canonical numbering, so two of them are equal exactly when their languages are.
+"""Automata of ECMA-262 syntax trees (:class:`~codegen.breaking.dfa.Dfa`), built exactly.
 
 :func:`compile_tree` builds a Thompson automaton whose epsilon moves may carry an assertion
 (``^``, ``$``, ``\\b``, ``\\B``), then determinizes it with the context an assertion looks at:
@@ -15,177 +11,58 @@ without backreferences or lookaround; its rule that a ``*`` iteration must not b
 removes no match.) Once a match has been seen the rest of the string does not matter, so those
 states collapse into one. Lone surrogates lead nowhere (see :mod:`codegen.breaking.charsets`).
 
-greenery's own construction is far slower on these (``[a-z]{1,300}`` takes seconds, a product
-with ``\\p{L}`` tens of milliseconds), so the automata are built and minimized (Hopcroft) here;
-:meth:`Dfa.to_fsm` hands one to greenery.
+greenery's own construction is far slower on these (``[a-z]{1,300}`` takes 30 s, a product
+with ``\\p{L}`` tens of milliseconds), so the automata are built here and minimized by
+:mod:`codegen.breaking.dfa`, whose :meth:`~codegen.breaking.dfa.Dfa.to_fsm` hands one to
+greenery.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import defaultdict
-from collections.abc import Sequence
-
-from greenery import Charclass, Fsm
+from typing import NoReturn
 
 from codegen.breaking import charsets as cs
+from codegen.breaking.dfa import Dfa, canonical
 from codegen.breaking.ecma_pattern import Alt, Assertion, Chars, Node, Repeat, Seq, Undecidable
 
-__all__ = ["DFA_LIMIT", "NFA_LIMIT", "Dfa", "canonical", "compile_tree"]
+__all__ = ["DFA_LIMIT", "NFA_LIMIT", "WORK_LIMIT", "compile_tree"]
 
 NFA_LIMIT = 10_000  # code point positions after bounded repetitions are spelled out
 DFA_LIMIT = 20_000  # states while determinizing
+WORK_LIMIT = 2_000_000  # NFA states visited while determinizing (about a second)
 
 _START, _WORD, _OTHER, _END = range(4)
-
-
-class Dfa:
-    """A minimal, complete, canonically numbered automaton; state 0 is the initial one.
-
-    ``starts[i]`` is the first code point of interval ``i`` (the last one ends at U+10FFFF),
-    ``symbols[i]`` its symbol, ``delta[state][symbol]`` the next state.
-    """
-
-    __slots__ = ("_hash", "delta", "finals", "starts", "symbols")
-
-    def __init__(
-        self,
-        starts: tuple[int, ...],
-        symbols: tuple[int, ...],
-        delta: tuple[tuple[int, ...], ...],
-        finals: frozenset[int],
-    ) -> None:
-        self.starts = starts
-        self.symbols = symbols
-        self.delta = delta
-        self.finals = finals
-        self._hash = hash((starts, symbols, delta, finals))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Dfa):
-            return NotImplemented
-        return self is other or (
-            self._hash == other._hash
-            and (self.starts, self.symbols, self.delta, self.finals)
-            == (other.starts, other.symbols, other.delta, other.finals)
-        )
-
-    def __repr__(self) -> str:
-        return f"<Dfa {len(self.delta)} states, {len(self.delta[0])} symbols>"
-
-    def symbol_of(self, code: int) -> int:
-        return self.symbols[bisect.bisect_right(self.starts, code) - 1]
-
-    def accepts(self, text: str) -> bool:
-        state = 0
-        for char in text:
-            state = self.delta[state][self.symbol_of(ord(char))]
-        return state in self.finals
-
-    def symbol_ranges(self) -> list[cs.Ranges]:
-        """The code points of each symbol."""
-        found: list[list[tuple[int, int]]] = [[] for _ in self.delta[0]]
-        ends = [*self.starts[1:], cs.LAST + 1]
-        for first, end, symbol in zip(self.starts, ends, self.symbols, strict=True):
-            found[symbol].append((first, end - 1))
-        return [tuple(ranges) for ranges in found]
-
-    def to_fsm(self) -> Fsm:
-        """The same automaton as a greenery ``Fsm`` (whose symbols are ``Charclass`` values)."""
-        classes = [
-            Charclass(tuple((chr(a), chr(b)) for a, b in ranges)) for ranges in self.symbol_ranges()
-        ]
-        return Fsm(
-            alphabet=classes,
-            states=range(len(self.delta)),
-            initial=0,
-            finals=self.finals,
-            map={q: dict(zip(classes, row, strict=True)) for q, row in enumerate(self.delta)},
-        )
-
-
-def canonical(
-    starts: Sequence[int],
-    blocks: Sequence[int],
-    delta: Sequence[Sequence[int]],
-    finals: set[int] | frozenset[int],
-) -> Dfa:
-    """The minimal canonical :class:`Dfa` of a complete automaton whose states are all
-    reachable from state 0; interval ``i`` starts at ``starts[i]`` and is read as symbol
-    ``blocks[i]``."""
-    part = _hopcroft(delta, finals)
-    rows = {part[q]: [part[t] for t in row] for q, row in enumerate(delta)}
-    # Symbols that no state tells apart become one; symbols are numbered by first code point.
-    column_symbol: dict[tuple[int, ...], int] = {}
-    block_symbol: dict[int, int] = {}
-    examples: list[int] = []
-    for block in blocks:
-        if block not in block_symbol:
-            column = tuple(rows[c][block] for c in sorted(rows))
-            if column not in column_symbol:
-                column_symbol[column] = len(examples)
-                examples.append(block)
-            block_symbol[block] = column_symbol[column]
-    order = [part[0]]
-    number = {part[0]: 0}
-    for state in order:
-        for block in examples:
-            target = rows[state][block]
-            if target not in number:
-                number[target] = len(order)
-                order.append(target)
-    new_delta = tuple(tuple(number[rows[s][b]] for b in examples) for s in order)
-    new_starts: list[int] = []
-    new_symbols: list[int] = []
-    for first, block in zip(starts, blocks, strict=True):
-        if not new_symbols or new_symbols[-1] != block_symbol[block]:
-            new_starts.append(first)
-            new_symbols.append(block_symbol[block])
-    new_finals = frozenset(number[part[q]] for q in finals)
-    return Dfa(tuple(new_starts), tuple(new_symbols), new_delta, new_finals)
-
-
-def _hopcroft(delta: Sequence[Sequence[int]], finals: set[int] | frozenset[int]) -> list[int]:
-    """The class of each state under language equivalence (Hopcroft's refinement)."""
-    n = len(delta)
-    inverse: list[dict[int, list[int]]] = [defaultdict(list) for _ in delta[0]]
-    for q, row in enumerate(delta):
-        for symbol, target in enumerate(row):
-            inverse[symbol][target].append(q)
-    blocks = [b for b in (set(finals), set(range(n)) - set(finals)) if b]
-    block_of = [0] * n
-    for i, block in enumerate(blocks):
-        for q in block:
-            block_of[q] = i
-    work = set(range(len(blocks)))
-    while work:
-        splitter = list(blocks[work.pop()])
-        for back in inverse:
-            touched: dict[int, set[int]] = defaultdict(set)
-            for q in splitter:
-                for p in back.get(q, ()):
-                    touched[block_of[p]].add(p)
-            for i, inside in touched.items():
-                if len(inside) == len(blocks[i]):
-                    continue
-                rest = blocks[i] - inside
-                small, large = (inside, rest) if len(inside) <= len(rest) else (rest, inside)
-                blocks[i] = large
-                blocks.append(small)
-                for q in small:
-                    block_of[q] = len(blocks) - 1
-                work.add(len(blocks) - 1)
-    return block_of
 
 
 def compile_tree(node: Node, pattern: str, search: bool) -> Dfa:
     """The :class:`Dfa` of the strings the tree matches whole (``search=False``) or in which
     it matches somewhere (``search=True``); ``pattern`` names the tree in errors."""
+    if search:
+        node = _trim(_trim(node, 0), -1)
     _weigh(node, pattern)
     return _Determinizer(_Nfa(node, search), pattern).run()
+
+
+def _trim(node: Node, end: int) -> Node:
+    """The same search language with fewer states: at the very start (``end`` 0) or end (-1)
+    of a match, a repetition counts only by its minimum, since a match with more copies holds
+    one with fewer at the same positions (``[a-z]{1,1000}x`` finds what ``[a-z]x`` finds)."""
+    if isinstance(node, Repeat):
+        if node.low > 1:
+            return Repeat(node.item, node.low, node.low, node.offset)
+        return _trim(node.item, end) if node.low == 1 else Seq(())
+    if isinstance(node, Alt):
+        return Alt(tuple(_trim(option, end) for option in node.options))
+    if isinstance(node, Seq):
+        items = list(node.items)
+        order = range(len(items)) if end == 0 else range(len(items) - 1, -1, -1)
+        for i in order:  # past the parts that shrink to nothing
+            items[i] = _trim(items[i], end)
+            if items[i] != Seq(()):
+                break
+        return Seq(tuple(items))
+    return node
 
 
 def _weigh(node: Node, pattern: str) -> int:
@@ -260,11 +137,12 @@ class _Nfa:
             loop = self.epsilon(start)
             self.epsilons[self.build(node.item, loop)].append((None, loop))
             return loop
+        end = self.new()  # every optional copy may skip straight to the end: small closures
         for _ in range(node.high - node.low):
-            end = self.build(node.item, start)
             self.epsilons[start].append((None, end))
-            start = end
-        return start
+            start = self.build(node.item, start)
+        self.epsilons[start].append((None, end))
+        return end
 
 
 class _Determinizer:
@@ -292,6 +170,7 @@ class _Determinizer:
         word_bit = 1 << (len(sets) - 1) if word else 0
         self.alphabet = [(mask, _WORD if mask & word_bit else _OTHER) for mask in block_of_mask]
         self.closures: dict[tuple[frozenset[int], int, int], frozenset[int]] = {}
+        self.work = 0
 
     def holds(self, kind: str, before: int, after: int) -> bool:
         if kind == "^":
@@ -314,29 +193,38 @@ class _Determinizer:
         return self.closures[key]
 
     def run(self) -> Dfa:
-        final = self.nfa.final
         first = (frozenset({self.nfa.initial}), _START if self.track else _OTHER)
         number = {first: 0}
         order = [first]
         delta: list[list[int]] = []
         finals = set()
         for states, before in order:
-            if final in self.closure(states, before, _END):
+            if self.nfa.final in self.closure(states, before, _END):
                 finals.add(len(delta))
             row = []
             for mask, kind in self.alphabet:
-                closed = self.closure(states, before, kind)
-                step = frozenset(t for q in closed for s, t in self.nfa.moves[q] if mask >> s & 1)
-                if self.nfa.search and final in step:  # matched: the rest does not matter
-                    nxt = (frozenset({final}), _OTHER)
-                else:
-                    nxt = (step, kind if self.track else _OTHER)
+                nxt = self.step(states, before, mask, kind)
                 if nxt not in number:
                     if len(order) >= DFA_LIMIT:
-                        why = f"its automaton grows past {DFA_LIMIT} states"
-                        raise Undecidable(self.pattern, "the pattern", None, why)
+                        self.refuse(f"its automaton grows past {DFA_LIMIT} states")
                     number[nxt] = len(order)
                     order.append(nxt)
                 row.append(number[nxt])
             delta.append(row)
         return canonical(self.starts, self.blocks, delta, finals)
+
+    def step(
+        self, states: frozenset[int], before: int, mask: int, kind: int
+    ) -> tuple[frozenset[int], int]:
+        """The state after reading a code point of the block ``mask`` (its kind ``kind``)."""
+        closed = self.closure(states, before, kind)
+        self.work += len(closed)
+        if self.work > WORK_LIMIT:
+            self.refuse(f"determinizing it takes more than {WORK_LIMIT} steps")
+        moved = frozenset(t for q in closed for s, t in self.nfa.moves[q] if mask >> s & 1)
+        if self.nfa.search and self.nfa.final in moved:  # matched: the rest does not matter
+            return frozenset({self.nfa.final}), _OTHER
+        return moved, kind if self.track else _OTHER
+
+    def refuse(self, why: str) -> NoReturn:
+        raise Undecidable(self.pattern, "the pattern", None, why)

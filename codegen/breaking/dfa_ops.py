@@ -12,12 +12,13 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from codegen.breaking import charsets as cs
-from codegen.breaking.automata import Dfa, canonical
+from codegen.breaking.dfa import Dfa, canonical
 from codegen.breaking.ecma_pattern import Undecidable
 
 __all__ = [
     "ANYTHING",
     "NOTHING",
+    "SUBJECT",
     "exactly",
     "first_length",
     "length_window",
@@ -25,8 +26,10 @@ __all__ = [
     "strings_of_length",
 ]
 
+SUBJECT = "a set of strings"  # codegen.breaking.strings names the set instead
 PRODUCT_LIMIT = 100_000  # states of one product automaton
 STEP_LIMIT = 1_000_000  # layers walked to find the lengths of an automaton
+WITNESS_LIMIT = 100_000  # code points of a member shown
 
 NOTHING = canonical([0], [0], [[0]], set())
 ANYTHING = canonical([0, 0xD800, 0xE000], [0, 1, 0], [[0, 1], [1, 1]], {0})
@@ -79,7 +82,7 @@ def product(left: Dfa, right: Dfa, op: str) -> Dfa:
             if nxt not in number:
                 if len(order) >= PRODUCT_LIMIT:
                     why = f"the product automaton grows past {PRODUCT_LIMIT} states"
-                    raise Undecidable(f"{left!r} {op} {right!r}", "set operation", None, why)
+                    raise Undecidable(SUBJECT, "set operation", None, why)
                 number[nxt] = len(order)
                 order.append(nxt)
             row.append(number[nxt])
@@ -157,7 +160,7 @@ def first_length(d: Dfa, low: int, high: int | None) -> int | None:
             best = min(hits, default=None)
             return best if best is not None and (high is None or best <= high) else None
         if n >= STEP_LIMIT:
-            raise Undecidable(repr(d), "length analysis", None, f"past {STEP_LIMIT} steps")
+            raise Undecidable(SUBJECT, "length analysis", None, f"past {STEP_LIMIT} steps")
         seen[layer] = n
         history.append(layer)
         layer = frozenset().union(*(succ[q] for q in layer))
@@ -182,7 +185,11 @@ def _union(d: Dfa, symbols: tuple[int, ...]) -> cs.Ranges:
 
 def strings_of_length(d: Dfa, n: int) -> Iterator[str]:
     """Every string of length ``n`` that ``d`` accepts, in the order of readability of
-    :func:`codegen.breaking.charsets.ranked`, position by position (lazily)."""
+    :func:`codegen.breaking.charsets.ranked`, position by position (lazily). Past
+    ``WITNESS_LIMIT`` code points: :class:`Undecidable` (no such member is shown)."""
+    if n > WITNESS_LIMIT:
+        why = f"its shortest members have {n} code points, past {WITNESS_LIMIT}"
+        raise Undecidable(SUBJECT, "witness", None, why)
     need = _backward(d, n)
     if 0 not in need[n]:
         return

@@ -51,6 +51,7 @@ class Undecidable(Exception):
         self.pattern = pattern
         self.construct = construct
         self.offset = offset
+        self.why = why
 
 
 @dataclass(frozen=True)

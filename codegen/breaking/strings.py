@@ -18,6 +18,7 @@ kept as one automaton per stretch of lengths, so ``maxLength: 10000`` costs what
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections.abc import Collection, Iterable, Iterator
@@ -25,8 +26,18 @@ from collections.abc import Collection, Iterable, Iterator
 from greenery import Fsm
 
 from codegen.breaking import dfa_ops
-from codegen.breaking.automata import NFA_LIMIT, Dfa, compile_tree
-from codegen.breaking.ecma_pattern import PatternError, Undecidable, parse
+from codegen.breaking.automata import NFA_LIMIT, compile_tree
+from codegen.breaking.dfa import Dfa
+from codegen.breaking.ecma_pattern import (
+    Assertion,
+    Chars,
+    Node,
+    PatternError,
+    Repeat,
+    Seq,
+    Undecidable,
+    parse,
+)
 
 __all__ = [
     "PatternError",
@@ -75,8 +86,10 @@ class Strings:
 
     def _combine(self, other: Strings, op: str, symbol: str) -> Strings:
         cuts = tuple(sorted(set(self._cuts) | set(other._cuts)))
-        dfas = tuple(dfa_ops.product(self._dfa_at(c), other._dfa_at(c), op) for c in cuts)
-        return Strings(cuts, dfas, f"{_wrap(self._label)} {symbol} {_wrap(other._label)}")
+        label = f"{_wrap(self._label)} {symbol} {_wrap(other._label)}"
+        with _naming(label):
+            dfas = tuple(dfa_ops.product(self._dfa_at(c), other._dfa_at(c), op) for c in cuts)
+        return Strings(cuts, dfas, label)
 
     def intersection(self, other: Strings) -> Strings:
         return self._combine(other, "and", "&")
@@ -105,7 +118,8 @@ class Strings:
     __invert__ = complement
 
     def is_empty(self) -> bool:
-        return all(dfa_ops.first_length(d, low, high) is None for low, high, d in self._stretches())
+        with _naming(self._label):
+            return all(dfa_ops.first_length(d, lo, hi) is None for lo, hi, d in self._stretches())
 
     def issubset(self, other: Strings) -> bool:
         return (self - other).is_empty()
@@ -129,16 +143,18 @@ class Strings:
         """The members, shortest first, then position by position the most readable code
         point first (letters, digits, printable ASCII, other printable, controls); deterministic.
         Possibly endless."""
-        for low, high, d in self._stretches():
-            length: int | None = low
-            while length is not None:
-                length = dfa_ops.first_length(d, length, high)
-                if length is not None:
-                    yield from dfa_ops.strings_of_length(d, length)
-                    length += 1
+        with _naming(self._label):
+            for low, high, d in self._stretches():
+                length: int | None = low
+                while length is not None:
+                    length = dfa_ops.first_length(d, length, high)
+                    if length is not None:
+                        yield from dfa_ops.strings_of_length(d, length)
+                        length += 1
 
     def example(self, excluding: Collection[str] = ()) -> str | None:
-        """The first member (see ``__iter__``) not in ``excluding``, or None when there is none."""
+        """The first member (see ``__iter__``) not in ``excluding``, or None when there is none.
+        :class:`Undecidable` when that member would be longer than 100,000 code points."""
         return next((text for text in self if text not in excluding), None)
 
     def examples(self, count: int) -> list[str]:
@@ -158,6 +174,17 @@ class Strings:
         return whole.to_fsm()
 
 
+@contextlib.contextmanager
+def _naming(label: str) -> Iterator[None]:
+    """An :class:`Undecidable` raised by the automata names this set instead."""
+    try:
+        yield
+    except Undecidable as error:
+        if error.pattern != dfa_ops.SUBJECT:
+            raise
+        raise Undecidable(label, error.construct, error.offset, error.why) from None
+
+
 def _wrap(label: str) -> str:
     return f"({label})" if " " in label else label
 
@@ -165,7 +192,24 @@ def _wrap(label: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def matching(pattern: str) -> Strings:
     """The strings in which ECMA-262 ``pattern`` (``u`` flag) finds a match, anywhere."""
-    return Strings((0,), (compile_tree(parse(pattern), pattern, search=True),), repr(pattern))
+    tree = parse(pattern)
+    whole = _whole_repetition(tree)
+    if whole is None:
+        return Strings((0,), (compile_tree(tree, pattern, search=True),), repr(pattern))
+    # ^[set]{low,high}$ is a length bound: kept as one, never spelled out.
+    star = Seq((Assertion("^"), Repeat(whole.item, 0, None, whole.offset), Assertion("$")))
+    bounded = Strings((0,), (compile_tree(star, pattern, search=True),), "")
+    bounded &= length_between(whole.low, whole.high)
+    return Strings(bounded._cuts, bounded._dfas, repr(pattern))
+
+
+def _whole_repetition(tree: Node) -> Repeat | None:
+    """The repetition of ``^[set]{low,high}$``, or None for any other tree."""
+    if isinstance(tree, Seq) and len(tree.items) == 3:
+        first, middle, last = tree.items
+        if (first, last) == (Assertion("^"), Assertion("$")) and isinstance(middle, Repeat):
+            return middle if isinstance(middle.item, Chars) else None
+    return None
 
 
 @functools.lru_cache(maxsize=1024)
