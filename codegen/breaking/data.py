@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from codegen.breaking.engine.facts import Found
+from codegen.breaking.engine.inclusion import Break, breaks
+from codegen.breaking.engine.literals import Lit
+from codegen.breaking.engine.nodes import SNode, root
+from codegen.breaking.engine.solver import Solver
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
-from codegen.breaking.facts import Found
-from codegen.breaking.inclusion import Break, breaks
-from codegen.breaking.literals import Lit
-from codegen.breaking.nodes import SNode, root
-from codegen.breaking.solver import Solver
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
 from codegen.core.jsonpos import resolve_pointer
@@ -70,11 +70,11 @@ def data_findings(
             (FORWARD, new, old, current.tree),
         ):
             try:
-                found = breaks(solver, accepting, refusing, _unchanged_in(other, solver))
+                located = breaks(solver, accepting, refusing, _unchanged_in(other, solver))
             except Exception as exc:  # a defect must not pass a change silently
                 reason = f"the check failed ({type(exc).__name__}: {exc}); please report it"
-                found = [Break((), None, decided=False, reason=reason)]
-            items += [_Item(pair, direction, b) for b in found]
+                located = [Break((), None, decided=False, reason=reason)]
+            items += [_Item(pair, direction, b) for b in located]
     judge = Judge(previous.tree, current.tree)
     try:
         judge.prepare([i.pair.cur for i in items if i.found.decided])

@@ -1,6 +1,6 @@
 """Name, place and word a break: the rule id, the file and pointer, the message.
 
-A :class:`~codegen.breaking.inclusion.Break` names the component of the refusing schema that
+A :class:`~codegen.breaking.engine.inclusion.Break` names the component of the refusing schema that
 its witness breaks. Here it becomes a finding a person can act on: the rule (the same ids as
 the table: ``TYPE_NARROWED``, ``ENUM_VALUE_REMOVED``, ``PROPERTY_MADE_REQUIRED``...) is read
 from the component and from the part of the witness it judged; the place is the component in
@@ -14,11 +14,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.evaluate import Step, kind_of, type_kinds, unevaluated_names, violates
-from codegen.breaking.evaluation import scenarios
-from codegen.breaking.inclusion import Break, node_at
-from codegen.breaking.literals import child_of
-from codegen.breaking.nodes import SNode
+from codegen.breaking.engine.components import located, unevaluated_names
+from codegen.breaking.engine.evaluate import Step, kind_of, type_kinds
+from codegen.breaking.engine.evaluation import scenarios
+from codegen.breaking.engine.inclusion import Break, node_at
+from codegen.breaking.engine.literals import child_of
+from codegen.breaking.engine.nodes import SNode
 from codegen.breaking.walk import describe
 from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
@@ -52,7 +53,7 @@ def explain(
     pointer = _pointer(node, step)
     counterpart = _counterpart(other, node)
     rule_at = _rule_on(refusing, path)
-    value = _located(refusing, path, item.witness) if item.decided else None
+    value = located(refusing, path, item.witness) if item.decided else None
     subject = describe(node.home.title, node.pointer)
     backward = direction == BACKWARD
     if not item.decided:
@@ -150,35 +151,6 @@ def _rule_on(root: SNode, path: tuple[Step, ...]) -> tuple[SNode, str] | None:
             return None
         node = child
     return None
-
-
-def _located(root: SNode, path: tuple[Step, ...], document: Any) -> Any:
-    """The part of ``document`` the last component of ``path`` judged."""
-    node, value = root, document
-    for index, step in enumerate(path[:-1]):
-        rest = path[index + 1 :]
-        key = step[0]
-        child = child_of(node, step)
-        assert child is not None
-        if key in ("properties", "prefixItems"):
-            value = value[step[1]]
-        elif key in ("items", "unevaluatedItems", "additionalProperties", "patternProperties",
-                     "unevaluatedProperties", "propertyNames"):  # fmt: skip
-            candidates = _members(node, step, value)
-            value = next((v for v in candidates if violates(child, rest, v)), value)
-        node = child
-    return value
-
-
-def _members(node: SNode, step: Step, value: Any) -> list[Any]:
-    key = step[0]
-    if key == "propertyNames":
-        return list(value)
-    if isinstance(value, list):
-        return value[len(node.obj.get("prefixItems") or []) :] if key == "items" else value
-    if isinstance(value, dict):
-        return list(value.values())
-    return []
 
 
 def _types(value: Any) -> str:

@@ -3,7 +3,7 @@
 Each sees a :class:`~codegen.breaking.walk.NodePair` whose refs are already resolved and yields
 hits naming their rule; messages are past tense and name the contract and the property path.
 Whether documents still load is not decided here but by the inclusion engine
-(:mod:`codegen.breaking.inclusion`); these checks see what generated code uses: names.
+(:mod:`codegen.breaking.engine.inclusion`); these checks see what generated code uses: names.
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
@@ -47,18 +45,6 @@ class Side:
 
     def shown(self, schema: SchemaFile) -> str:
         return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)
-
-    @cached_property
-    def closed_bases(self) -> frozenset[PurePosixPath]:
-        """Files some contract closed with ``unevaluatedProperties: false`` extends."""
-        found = set()
-        for schema in self.tree.files:
-            if schema.data.get("unevaluatedProperties") is not False:
-                continue
-            for entry in schema.data.get("allOf") or []:
-                if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
-                    found.add(self.tree.resolve(schema, entry["$ref"])[0].rel)
-        return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -237,18 +223,6 @@ def json_types(node: Node, opaque: frozenset[str]) -> frozenset[str] | None:
 def canonical(value: Any) -> str:
     """A JSON value as a canonical string (``true`` and ``1`` stay different)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def allowed_values(node: Node) -> tuple[frozenset[str] | None, bool]:
-    """The values ``node`` allows (canonical JSON, None for any), and whether by ``const``."""
-    value = node.value
-    if not isinstance(value, dict):
-        return None, False
-    if "const" in value:
-        return frozenset({canonical(value["const"])}), True
-    if isinstance(value.get("enum"), list):
-        return frozenset(canonical(v) for v in value["enum"]), False
-    return None, False
 
 
 def _branches(node: Node) -> list[Node]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from greenery import Fsm
 
-from codegen.breaking import charsets
+from codegen.breaking.strings import charsets
 from codegen.breaking.strings import (
     PatternError,
     Strings,

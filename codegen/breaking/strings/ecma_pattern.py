@@ -2,7 +2,7 @@
 
 The tree has what a regular language is made of: sets of code points (:class:`Chars`),
 sequences, alternatives, repetitions, and the four assertions ``^``, ``$``, ``\\b``, ``\\B``
-whose meaning the automata of :mod:`codegen.breaking.automata` keep exactly. Groups (plain,
+whose meaning the automata of :mod:`codegen.breaking.strings.automata` keep exactly. Groups (plain,
 non-capturing, named) are just their contents; a lazy quantifier has the language of the
 greedy one. Whether a pattern is ECMA-262 at all is decided by ``regress`` first
 (:class:`PatternError` when it refuses); what is valid but no regular language here
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import regress
 
-from codegen.breaking import charsets as cs
+from codegen.breaking.strings import charsets as cs
 
 __all__ = [
     "Alt",

@@ -1,4 +1,4 @@
-"""Boolean operations on :class:`~codegen.breaking.automata.Dfa`, and what is asked of them:
+"""Boolean operations on :class:`~codegen.breaking.strings.automata.Dfa`, and what is asked of them:
 which lengths their strings have, and their strings, the shortest and most readable first.
 
 Lengths are answered without unrolling: the set of states reachable in exactly ``n`` steps is
@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 
-from codegen.breaking import charsets as cs
-from codegen.breaking.dfa import Dfa, canonical
-from codegen.breaking.ecma_pattern import Undecidable
+from codegen.breaking.strings import charsets as cs
+from codegen.breaking.strings.dfa import Dfa, canonical
+from codegen.breaking.strings.ecma_pattern import Undecidable
 
 __all__ = [
     "ANYTHING",
@@ -185,7 +185,7 @@ def _union(d: Dfa, symbols: tuple[int, ...]) -> cs.Ranges:
 
 def strings_of_length(d: Dfa, n: int) -> Iterator[str]:
     """Every string of length ``n`` that ``d`` accepts, in the order of readability of
-    :func:`codegen.breaking.charsets.ranked`, position by position (lazily). Past
+    :func:`codegen.breaking.strings.charsets.ranked`, position by position (lazily). Past
     ``WITNESS_LIMIT`` code points: :class:`Undecidable` (no such member is shown)."""
     if n > WITNESS_LIMIT:
         why = f"its shortest members have {n} code points, past {WITNESS_LIMIT}"

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.evaluate import Step
-from codegen.breaking.facts import Found, Unknown
-from codegen.breaking.literals import Lit, child_of, components
-from codegen.breaking.nodes import SNode
-from codegen.breaking.solver import Solver
+from codegen.breaking.engine.evaluate import Step
+from codegen.breaking.engine.facts import Found, Unknown
+from codegen.breaking.engine.literals import Lit, child_of, components
+from codegen.breaking.engine.nodes import SNode
+from codegen.breaking.engine.solver import Solver
 from codegen.generate.rules import is_base
 
 __all__ = ["Break", "breaks", "node_at"]

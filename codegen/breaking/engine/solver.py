@@ -2,13 +2,13 @@
 
 :meth:`Solver.solve` answers :class:`Found` (with the value), :class:`Empty` (there is none:
 a proof) or :class:`Unknown` (with the reason it could not decide). It tries each kind of value
-in turn, expands the literals into conjunctions of atoms (:mod:`codegen.breaking.literals`)
+in turn, expands the literals into conjunctions of atoms (:mod:`codegen.breaking.engine.literals`)
 and hands each to the solver of that kind: scalars here, arrays and objects in their own
 modules, which ask this solver again for their items and property values.
 
 ``Empty`` is only ever concluded from an exhausted finite search or a decided arithmetic or
 automaton question, so that a break is never passed silently; every ``Found`` value is judged
-against the literals by :mod:`codegen.breaking.evaluate` before it is returned.
+against the literals by :mod:`codegen.breaking.engine.evaluate` before it is returned.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from math import gcd, lcm
 from typing import Any
 
 from codegen.breaking import strings
-from codegen.breaking.arrays import solve_array
-from codegen.breaking.evaluate import kind_of
-from codegen.breaking.facts import (
+from codegen.breaking.engine.arrays import solve_array
+from codegen.breaking.engine.evaluate import kind_of
+from codegen.breaking.engine.expand import Search, expand
+from codegen.breaking.engine.facts import (
     EMPTY,
     EngineDefect,
     Found,
@@ -31,9 +32,9 @@ from codegen.breaking.facts import (
     holds,
     string_language,
 )
-from codegen.breaking.literals import KINDS, Atom, Bound, In, Lit, Multiple, Pattern, Search, expand
-from codegen.breaking.nodes import Unsupported
-from codegen.breaking.objects import solve_object
+from codegen.breaking.engine.literals import KINDS, Atom, Bound, In, Lit, Multiple, Pattern
+from codegen.breaking.engine.nodes import Unsupported
+from codegen.breaking.engine.objects import solve_object
 
 __all__ = ["Solver"]
 

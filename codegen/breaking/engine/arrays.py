@@ -15,9 +15,9 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from codegen.breaking.facts import EMPTY, Asker, Found, Result, Unknown, distinct
-from codegen.breaking.literals import Atom, Count, ItemExists, Items, Lit, Size, Unique
-from codegen.breaking.nodes import Unsupported
+from codegen.breaking.engine.facts import EMPTY, Asker, Found, Result, Unknown, distinct
+from codegen.breaking.engine.literals import Atom, Count, ItemExists, Items, Lit, Size, Unique
+from codegen.breaking.engine.nodes import Unsupported
 
 __all__ = ["solve_array"]
 

@@ -25,10 +25,10 @@ from collections.abc import Collection, Iterable, Iterator
 
 from greenery import Fsm
 
-from codegen.breaking import dfa_ops
-from codegen.breaking.automata import NFA_LIMIT, compile_tree
-from codegen.breaking.dfa import Dfa
-from codegen.breaking.ecma_pattern import (
+from codegen.breaking.strings import dfa_ops
+from codegen.breaking.strings.automata import NFA_LIMIT, compile_tree
+from codegen.breaking.strings.dfa import Dfa
+from codegen.breaking.strings.ecma_pattern import (
     Assertion,
     Chars,
     Node,

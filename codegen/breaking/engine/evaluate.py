@@ -4,9 +4,6 @@ The engine's own validator: ECMA-262 patterns (``regress``, ``u`` flag, as the g
 models), ``multipleOf`` exact on the numbers as written, ``unevaluated*`` from the annotations
 the subschemas that passed collected. It judges candidate values while the engine searches;
 the witness it finally prints is judged again by the ECMA oracle and the generated model.
-
-:func:`violates` judges the refined negations the engine enumerates: a value that breaks one
-named component of a schema (its ``minLength``, the value of its property ``a``...).
 """
 
 from __future__ import annotations
@@ -17,20 +14,16 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from codegen.breaking.evaluation import Evaluation, scenarios
-from codegen.breaking.nodes import SNode, Unsupported, json_equal
+from codegen.breaking.engine.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
 __all__ = [
     "Step",
+    "additional_keys",
     "exact",
     "kind_of",
     "type_kinds",
-    "unevaluated",
-    "unevaluated_items",
-    "unevaluated_names",
     "valid",
-    "violates",
 ]
 
 Step = tuple[Any, ...]
@@ -333,112 +326,3 @@ def _unevaluated(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> 
     if key == "unevaluatedProperties" and kind == "object":
         return all(_sub(node, value[k], depth, key) for k in value if k not in seen.keys)
     return True
-
-
-# ---------------------------------------------------------------------------- components
-
-
-def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
-    """Whether ``value`` breaks the component of ``node`` that ``path`` names.
-
-    An empty path is the whole node (``value`` is refused); a path names one keyword, and
-    for the applicators a place below it and the component there (``("properties", "a")``
-    then a path in the property's schema: ``value`` has ``a``, and ``a`` breaks that).
-    """
-    if not path:
-        return not valid(node, value)
-    step, rest = path[0], path[1:]
-    key, kind = step[0], kind_of(value)
-    obj = node.obj
-    if key in ("properties", "dependentSchemas"):
-        if kind != "object" or step[1] not in value:
-            return False
-        inner = value[step[1]] if key == "properties" else value
-        return violates(node.child(key, step[1]), rest, inner)
-    if key == "patternProperties":
-        return kind == "object" and any(
-            ecma_search(step[1], k) and violates(node.child(key, step[1]), rest, v)
-            for k, v in value.items()
-        )
-    if key == "additionalProperties":
-        return kind == "object" and any(
-            violates(node.child(key), rest, value[k]) for k in additional_keys(node, value)
-        )
-    if key == "propertyNames":
-        return kind == "object" and any(violates(node.child(key), rest, k) for k in value)
-    if key == "prefixItems":
-        index = step[1]
-        return (
-            kind == "array"
-            and index < len(value)
-            and violates(node.child(key, index), rest, value[index])
-        )
-    if key == "items":
-        start = len(obj.get("prefixItems") or [])
-        return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
-    if key == "allOf":
-        return violates(node.child(key, step[1]), rest, value)
-    if key == "$ref":
-        target = node.target()
-        return target is not None and violates(target, rest, value)
-    if key in ("then", "else"):
-        condition = valid(node.child("if"), value)
-        return condition == (key == "then") and violates(node.child(key), rest, value)
-    if key in ("unevaluatedProperties", "unevaluatedItems"):
-        return any(violates(node.child(key), rest, v) for v in unevaluated(node, key, value))
-    if key in ("contains", "maxContains"):
-        if kind != "array":
-            return False
-        count = sum(1 for v in value if valid(node.child("contains"), v))
-        if key == "contains":
-            return count < int(obj.get("minContains", 1))
-        return count > int(obj["maxContains"])
-    if key == "required":
-        return kind == "object" and step[1] not in value
-    if key == "dependentRequired":
-        needs = obj[key][step[1]]
-        return kind == "object" and step[1] in value and any(m not in value for m in needs)
-    probe = SNode(node.tree, node.home, node.pointer, {key: obj[key]})
-    return not valid(probe, value)
-
-
-def unevaluated(node: SNode, key: str, value: Any) -> list[Any]:
-    """The values ``node``'s ``unevaluated*`` keyword ``key`` applies to, as the engine reads
-    it: in the one case of :func:`~codegen.breaking.evaluation.scenarios` that ``value`` is
-    in (none when it is in no case: the applicators beside the keyword refuse it)."""
-    if key == "unevaluatedItems":
-        return [value[i] for i in unevaluated_items(node, value)]
-    return [value[k] for k in unevaluated_names(node, value)]
-
-
-def _case_of(node: SNode, value: Any, *, items: bool) -> Evaluation | None:
-    cases = scenarios(node, items=items)
-    for case in cases:
-        if all(valid(sub, value) == passes for sub, passes in case.passes) and all(
-            (kind_of(value) == "object" and name in value) == present
-            for name, present in case.present
-        ):
-            return case.evaluation
-    return None
-
-
-def unevaluated_names(node: SNode, value: Any) -> list[str]:
-    """The names of ``value`` that ``node``'s ``unevaluatedProperties`` applies to."""
-    done = _case_of(node, value, items=False) if kind_of(value) == "object" else None
-    if done is None or done.every_key:
-        return []
-    return [
-        k for k in value
-        if k not in done.names and not any(ecma_search(p, k) for p in done.patterns)
-    ]  # fmt: skip
-
-
-def unevaluated_items(node: SNode, value: Any) -> list[int]:
-    """The indexes of ``value`` that ``node``'s ``unevaluatedItems`` applies to."""
-    done = _case_of(node, value, items=True) if kind_of(value) == "array" else None
-    if done is None or done.every_item:
-        return []
-    return [
-        i for i in range(done.prefix, len(value))
-        if not any(valid(c, value[i]) for c in done.contains)
-    ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Automata of ECMA-262 syntax trees (:class:`~codegen.breaking.dfa.Dfa`), built exactly.
+"""Automata of ECMA-262 syntax trees (:class:`~codegen.breaking.strings.dfa.Dfa`), built exactly.
 
 :func:`compile_tree` builds a Thompson automaton whose epsilon moves may carry an assertion
 (``^``, ``$``, ``\\b``, ``\\B``), then determinizes it with the context an assertion looks at:
@@ -9,12 +9,13 @@ Schema's ``pattern``: the strings in which the pattern matches somewhere. (ECMA-
 backtracking finds a match exactly when some path through the pattern fits, for patterns
 without backreferences or lookaround; its rule that a ``*`` iteration must not be empty
 removes no match.) Once a match has been seen the rest of the string does not matter, so those
-states collapse into one. Lone surrogates lead nowhere (see :mod:`codegen.breaking.charsets`).
+states collapse into one. Lone surrogates lead nowhere (see
+:mod:`codegen.breaking.strings.charsets`).
 
 greenery's own construction is far slower on these (``[a-z]{1,300}`` takes 30 s, a product
 with ``\\p{L}`` tens of milliseconds), so the automata are built here and minimized by
-:mod:`codegen.breaking.dfa`, whose :meth:`~codegen.breaking.dfa.Dfa.to_fsm` hands one to
-greenery.
+:mod:`codegen.breaking.strings.dfa`, whose :meth:`~codegen.breaking.strings.dfa.Dfa.to_fsm`
+hands one to greenery.
 """
 
 from __future__ import annotations
@@ -22,9 +23,17 @@ from __future__ import annotations
 import bisect
 from typing import NoReturn
 
-from codegen.breaking import charsets as cs
-from codegen.breaking.dfa import Dfa, canonical
-from codegen.breaking.ecma_pattern import Alt, Assertion, Chars, Node, Repeat, Seq, Undecidable
+from codegen.breaking.strings import charsets as cs
+from codegen.breaking.strings.dfa import Dfa, canonical
+from codegen.breaking.strings.ecma_pattern import (
+    Alt,
+    Assertion,
+    Chars,
+    Node,
+    Repeat,
+    Seq,
+    Undecidable,
+)
 
 __all__ = ["DFA_LIMIT", "NFA_LIMIT", "WORK_LIMIT", "compile_tree"]
 

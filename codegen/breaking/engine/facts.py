@@ -11,8 +11,10 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from codegen.breaking import strings
-from codegen.breaking.evaluate import exact, kind_of, valid, violates
-from codegen.breaking.literals import (
+from codegen.breaking.engine.components import violates
+from codegen.breaking.engine.evaluate import exact, kind_of, valid
+from codegen.breaking.engine.expand import Search
+from codegen.breaking.engine.literals import (
     AddIf,
     Atom,
     Bound,
@@ -30,11 +32,10 @@ from codegen.breaking.literals import (
     PatIf,
     Pattern,
     PropIf,
-    Search,
     Size,
     Unique,
 )
-from codegen.breaking.nodes import Unsupported, json_equal
+from codegen.breaking.engine.nodes import Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
 __all__ = [

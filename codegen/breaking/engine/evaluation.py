@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from codegen.breaking.nodes import SNode, Unsupported
+from codegen.breaking.engine.nodes import SNode, Unsupported
 
 __all__ = ["Evaluation", "Scenario", "scenarios"]
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from greenery import Charclass, Fsm
 
-from codegen.breaking import charsets as cs
+from codegen.breaking.strings import charsets as cs
 
 __all__ = ["Dfa", "canonical"]
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.breaking import strings
-from codegen.breaking.facts import (
+from codegen.breaking.engine.expand import expand
+from codegen.breaking.engine.facts import (
     EMPTY,
     Asker,
     Found,
@@ -32,7 +33,7 @@ from codegen.breaking.facts import (
     key_fits,
     string_language,
 )
-from codegen.breaking.literals import (
+from codegen.breaking.engine.literals import (
     AddIf,
     Atom,
     DepReq,
@@ -44,7 +45,7 @@ from codegen.breaking.literals import (
     PropIf,
     Size,
 )
-from codegen.breaking.nodes import Unsupported
+from codegen.breaking.engine.nodes import Unsupported
 from codegen.core.ecma import ecma_search
 
 __all__ = ["solve_object"]
@@ -142,8 +143,6 @@ class _Plan:
 
 def _language(solver: Asker, lit: Lit, of_atoms: Any) -> strings.Strings:
     """The strings satisfying ``lit``: the union over its expansions for strings."""
-    from codegen.breaking.literals import expand  # noqa: PLC0415
-
     language = strings.nothing()
     for atoms in expand([lit], "string", solver.search):
         language = language | of_atoms(atoms)
