@@ -27,8 +27,8 @@ from greenery.parse import NoMatch
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from codegen.breaking.strings import charsets, dfa_ops, ecma_pattern  # noqa: E402
 from codegen.breaking import strings as st  # noqa: E402
+from codegen.breaking.strings import charsets, dfa_ops, ecma_pattern  # noqa: E402
 from tests._patterns import project_patterns  # noqa: E402  (the root is on the path only now)
 
 ISSUE = ["^[a-z][a-z0-9_]*$", "^\\d{4}-\\d{2}-\\d{2}$", "^(https?|ftp)://", "\\p{L}",

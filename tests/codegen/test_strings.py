@@ -18,12 +18,12 @@ from collections.abc import Iterator
 import pytest
 from greenery import Fsm
 
-from codegen.breaking.strings import charsets
 from codegen.breaking.strings import (
     PatternError,
     Strings,
     Undecidable,
     anything,
+    charsets,
     length_between,
     literal,
     matching,
