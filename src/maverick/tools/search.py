@@ -1,0 +1,204 @@
+"""search_codebase: the lines below a folder that hold a literal string or an RE2 expression.
+
+Both kinds of query run on RE2 (``google-re2``), an automaton engine that never backtracks:
+its time is linear in the text searched, whatever the expression, so a query such as
+``(a+)+$`` cannot stall a call. The dialect is RE2's own
+(https://github.com/google/re2/wiki/Syntax): Perl-like classes, groups, alternation and
+counted repetition (at most 1000), with ``\\d``, ``\\w``, ``\\s`` and ``\\b`` on ASCII. What it
+cannot express is refused by name: backreferences, lookahead and lookbehind, atomic groups,
+possessive quantifiers, and ``\\Z`` (write ``$``). The search is line by line, as grep's: ``^``
+and ``$`` match at every line's start and end, nothing matches a line break, and a pattern
+holding one (``\\n``) is refused. A literal query is matched as given (RE2's literal mode).
+
+Files are searched in blocks of lines, and the call's budget is checked between files and
+between blocks: the block is small enough (for the expression's compiled size) that a call
+past its deadline stops soon after it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import re2
+
+from maverick.contracts import SearchMatch
+from maverick.tools.base import Budget, ToolFailure, boolean, is_binary, line_text, read_file
+from maverick.tools.base import string as string_argument
+from maverick.tools.workspace import Select, Tally, Workspace
+
+__all__ = [
+    "DEFAULT_MAX_RESULTS",
+    "DIALECT",
+    "MAX_PROGRAM_SIZE",
+    "MAX_RESULTS_LIMIT",
+    "Query",
+    "search_codebase",
+]
+
+DIALECT = "RE2 (https://github.com/google/re2/wiki/Syntax)"
+DEFAULT_MAX_RESULTS = 100
+MAX_RESULTS_LIMIT = 1000
+# Past this compiled size an expression is refused: RE2's slowest path costs time per byte in
+# proportion to it, and the budget is only looked at between blocks.
+MAX_PROGRAM_SIZE = 10_000
+# Bytes times compiled size searched between two looks at the clock (about 0.1 s at worst).
+_WORK_PER_BLOCK = 1 << 25
+_MIN_BLOCK = 4096
+
+# RE2's parse errors for what Perl and Python have and RE2 does not, named for the caller.
+_UNSUPPORTED = (
+    (r"invalid escape sequence: \\[1-9]", "backreferences (\\1) are not in"),
+    (r"invalid perl operator: \(\?P$", "named backreferences ((?P=name)) are not in"),
+    (r"invalid perl operator: \(\?<?[=!]", "lookahead and lookbehind are not in"),
+    (r"invalid perl operator: \(\?>", "atomic groups are not in"),
+    (r"bad repetition operator: (?:[*+?]|\{[\d,]*\})\+", "possessive quantifiers are not in"),
+    (r"invalid escape sequence: \\Z", "\\Z (write $ or \\z) is not in"),
+)
+# A line break a pattern would need: the escapes RE2 reads as one, or the character itself.
+_LINE_BREAK = re.compile(r"\n|(?<!\\)(?:\\\\)*\\(?:n|x0[aA]|x\{0*[aA]\}|012)")
+
+
+def _options(literal: bool) -> re2.Options:
+    options = re2.Options()
+    options.literal = literal
+    options.never_nl = True  # line by line: nothing matches across a line break
+    options.never_capture = True  # we need where a match starts, not its groups
+    options.log_errors = False  # a bad pattern is an error result, not a line on stderr
+    return options
+
+
+@dataclass(frozen=True)
+class Query:
+    """One compiled query: ``search(data, pos, endpos)`` finds the first match in a slice."""
+
+    text: str
+    regex: bool
+    search: Any  # the compiled RE2 expression's bound ``search``
+    block: int  # bytes searched between two looks at the clock
+
+    @classmethod
+    def compile(cls, text: str, regex: bool) -> Query:
+        """Compile ``text``; raise :class:`ToolFailure` for what RE2 cannot or will not run."""
+        if _LINE_BREAK.search(text) if regex else "\n" in text:
+            raise ToolFailure(
+                f"Invalid query {text!r}: the search matches within one line, and the query "
+                "holds a line break (\\n)"
+            )
+        try:
+            compiled = re2.compile(f"(?m){text}" if regex else text, _options(literal=not regex))
+        except re2.error as exc:
+            raise ToolFailure(f"Invalid regular expression {text!r}: {_reason(exc)}") from None
+        size = compiled.programsize
+        if size > MAX_PROGRAM_SIZE:
+            raise ToolFailure(
+                f"Invalid regular expression {text!r}: too large (it compiles to {size} RE2 "
+                f"instructions; the limit is {MAX_PROGRAM_SIZE}): use fewer or smaller "
+                "repetitions"
+            )
+        return cls(text, regex, compiled.search, max(_MIN_BLOCK, _WORK_PER_BLOCK // size))
+
+    def lines(self, data: bytes, budget: Budget) -> list[tuple[int, bytes]]:
+        """``(line number, line)`` of every line of ``data`` that holds a match, in order."""
+        found: list[tuple[int, bytes]] = []
+        size = len(data)
+        line_no, counted, start = 1, 0, 0
+        while start < size:
+            end = data.find(b"\n", start + self.block)
+            end = size if end < 0 else end + 1
+            pos = start
+            while pos < end:
+                match = self.search(data, pos, end)
+                if match is None:
+                    break
+                at = match.start()
+                if at >= size and data.endswith(b"\n"):
+                    break  # the empty "line" after the last line break is no line
+                newline = data.rfind(b"\n", pos, at)
+                line_start = newline + 1 if newline >= 0 else pos
+                line_end = data.find(b"\n", at, end)
+                line_end = end if line_end < 0 else line_end
+                line_no += data.count(b"\n", counted, line_start)
+                counted = line_start
+                found.append((line_no, data[line_start:line_end]))
+                pos = line_end + 1
+            start = end
+            budget.check()
+        return found
+
+
+def _reason(exc: Exception) -> str:
+    raw = exc.args[0] if exc.args else str(exc)
+    reason = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    for pattern, explanation in _UNSUPPORTED:
+        if re.match(pattern, reason):
+            return f"{explanation} the search's dialect, {DIALECT} ({reason})"
+    return f"{reason}; the search speaks {DIALECT}"
+
+
+def _selector(file_pattern: str) -> Select:
+    glob = re.compile(fnmatch.translate(file_pattern)).match
+    if "/" in file_pattern:
+        return lambda rel, name: glob(rel) is not None
+    return lambda rel, name: glob(name) is not None
+
+
+def _max_results(limit: object) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise ToolFailure(f"max_results must be an integer, not {limit!r}")
+    if not 1 <= limit <= MAX_RESULTS_LIMIT:
+        raise ToolFailure(f"max_results must be between 1 and {MAX_RESULTS_LIMIT}, not {limit}")
+    return limit
+
+
+def search_codebase(
+    workspace: Workspace,
+    budget: Budget,
+    *,
+    query: object,
+    path: object = ".",
+    file_pattern: object = "*.py",
+    regex: object = False,
+    max_results: object = DEFAULT_MAX_RESULTS,
+) -> dict[str, Any]:
+    """The fields of the SearchResult for one call (see the module's docstring)."""
+    text = string_argument(query, "Query")
+    path = string_argument(path, "path")
+    file_pattern = string_argument(file_pattern, "file_pattern")
+    compiled = Query.compile(text, boolean(regex, "regex"))
+    limit = _max_results(max_results)
+    folder = workspace.resolve(path)
+    select = _selector(file_pattern)
+    tally = Tally()
+    if folder.is_dir():
+        files = workspace.walk(folder, tally, select, budget)
+    else:  # one file, which resolve() has judged already
+        rel = workspace.relative(folder)
+        files = iter([(rel, str(folder))] if select(rel, folder.name) else [])
+    matches: list[SearchMatch] = []
+    match_count = files_matched = 0
+    for rel, target in files:
+        budget.check()
+        data = read_file(target, budget)
+        if data is None or is_binary(data):
+            continue
+        found = compiled.lines(data, budget)
+        if not found:
+            continue
+        files_matched += 1
+        match_count += len(found)
+        for line_no, line in found[: limit - len(matches)]:
+            text_ = line_text(line.decode("utf-8", errors="replace"))
+            matches.append(SearchMatch(file=rel, line_number=line_no, text=text_))
+    return {
+        "query": text,
+        "path": str(folder),
+        "file_pattern": file_pattern,
+        "matches": matches,
+        "match_count": match_count,
+        "file_count": files_matched,
+        "truncated": match_count > len(matches),
+        "secret_files_skipped": tally.secret_files,
+    }
