@@ -18,6 +18,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_SEARCH_FILE_BYTES",
     "MAX_TEXT",
+    "OPEN_FLAGS",
     "Budget",
     "BudgetExceeded",
     "Limits",

@@ -43,6 +43,7 @@ __all__ = ["DEFAULT_WORKERS", "CodebaseTools"]
 
 ResultT = TypeVar("ResultT", bound=ToolResult)
 DEFAULT_WORKERS = 4  # calls running at once; more wait for a worker (their budget runs)
+_DETAIL = 300  # characters of an unexpected exception's text an error result carries
 
 
 class CodebaseTools:
@@ -93,7 +94,7 @@ class CodebaseTools:
         except (ToolFailure, PathRefused) as exc:
             return create_error_result(cls, tool, str(exc), execution_time_ms=elapsed())
         except Exception as exc:  # the promise: nothing raises out of a tool
-            message = f"Internal error in {tool}: {type(exc).__name__}: {exc}"
+            message = f"Internal error in {tool}: {type(exc).__name__}: {str(exc)[:_DETAIL]}"
             return create_error_result(cls, tool, message, execution_time_ms=elapsed())
         try:
             return create_success_result(cls, tool, execution_time_ms=elapsed(), **fields)

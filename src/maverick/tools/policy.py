@@ -18,7 +18,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+import re2
 from pathspec import GitIgnoreSpec
 
 __all__ = ["DEFAULT_DENY", "SecretsPolicy"]
@@ -58,11 +60,14 @@ class SecretsPolicy:
 
     extra: tuple[str, ...] = ()
     _spec: GitIgnoreSpec = field(init=False, repr=False, compare=False)
+    _any_rule: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         lines = [line.strip().lower() for line in (*DEFAULT_DENY, *self.extra)]
         kept = [line for line in lines if line and not line.startswith("#")]
-        object.__setattr__(self, "_spec", GitIgnoreSpec.from_lines(kept))
+        spec = GitIgnoreSpec.from_lines(kept)
+        object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_any_rule", _union_of_denials(spec))
 
     @classmethod
     def with_rules(
@@ -91,3 +96,35 @@ class SecretsPolicy:
     def denies_any(self, *relatives: str) -> bool:
         """Whether any of the paths is denied (a link and its target, say)."""
         return any(self.denies(relative) for relative in relatives)
+
+    def denied(self, relatives: Sequence[str]) -> set[str]:
+        """The paths among ``relatives`` that :meth:`denies`, decided for all at once.
+
+        A path can be denied only if some deny rule matches it (a ``!`` rule only allows
+        again), so one search of the union of the deny rules over all the paths, a line each,
+        clears the common case (a folder of source files) without asking rule by rule.
+        """
+        if not relatives:
+            return set()
+        if self._any_rule is not None and not any("\n" in r for r in relatives):
+            text = "\n".join(relatives).lower().encode("utf-8", "surrogateescape")
+            if self._any_rule.search(text) is None:
+                return set()
+        return {relative for relative in relatives if self.denies(relative)}
+
+
+def _union_of_denials(spec: GitIgnoreSpec) -> Any:
+    """One RE2 expression matching, on a line of its own, every path some deny rule matches.
+
+    None when there is none or RE2 cannot compile it (then every path is asked in turn)."""
+    sources = [p.regex.pattern for p in spec.patterns if p.include and p.regex is not None]
+    if not sources:
+        return None
+    options = re2.Options()
+    options.never_nl = True  # one path a line: no rule may span two
+    options.never_capture = True
+    options.log_errors = False
+    try:
+        return re2.compile("(?m)" + "|".join(f"(?:{s})" for s in sources), options)
+    except re2.error:
+        return None

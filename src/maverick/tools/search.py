@@ -18,14 +18,24 @@ past its deadline stops soon after it.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
 
 import re2
+from re2 import _re2
 
 from maverick.contracts import SearchMatch
-from maverick.tools.base import Budget, ToolFailure, boolean, is_binary, line_text, read_file
+from maverick.tools.base import (
+    BINARY_PROBE,
+    OPEN_FLAGS,
+    Budget,
+    ToolFailure,
+    boolean,
+    line_text,
+    read_file,
+)
 from maverick.tools.base import string as string_argument
 from maverick.tools.workspace import Select, Tally, Workspace
 
@@ -47,6 +57,8 @@ MAX_PROGRAM_SIZE = 10_000
 # Bytes times compiled size searched between two looks at the clock (about 0.1 s at worst).
 _WORK_PER_BLOCK = 1 << 25
 _MIN_BLOCK = 4096
+_BUFFER = 1 << 20  # a file is read into this buffer when it fits (most do)
+_UNANCHORED = _re2.RE2.Anchor.UNANCHORED
 
 # RE2's parse errors for what Perl and Python have and RE2 does not, named for the caller.
 _UNSUPPORTED = (
@@ -72,11 +84,11 @@ def _options(literal: bool) -> re2.Options:
 
 @dataclass(frozen=True)
 class Query:
-    """One compiled query: ``search(data, pos, endpos)`` finds the first match in a slice."""
+    """One compiled query, searched with RE2's own ``Match`` (no Python layer per call)."""
 
     text: str
     regex: bool
-    search: Any  # the compiled RE2 expression's bound ``search``
+    match: Any  # the compiled RE2 object's Match(anchor, text, pos, endpos) -> spans
     block: int  # bytes searched between two looks at the clock
 
     @classmethod
@@ -87,35 +99,34 @@ class Query:
                 f"Invalid query {text!r}: the search matches within one line, and the query "
                 "holds a line break (\\n)"
             )
-        try:
-            compiled = re2.compile(f"(?m){text}" if regex else text, _options(literal=not regex))
-        except re2.error as exc:
-            raise ToolFailure(f"Invalid regular expression {text!r}: {_reason(exc)}") from None
-        size = compiled.programsize
+        source = (f"(?m){text}" if regex else text).encode("utf-8", "surrogateescape")
+        compiled = _re2.RE2(source, _options(literal=not regex))
+        if not compiled.ok():
+            raise ToolFailure(f"Invalid regular expression {text!r}: {_reason(compiled.error())}")
+        size = compiled.ProgramSize()
         if size > MAX_PROGRAM_SIZE:
             raise ToolFailure(
                 f"Invalid regular expression {text!r}: too large (it compiles to {size} RE2 "
                 f"instructions; the limit is {MAX_PROGRAM_SIZE}): use fewer or smaller "
                 "repetitions"
             )
-        return cls(text, regex, compiled.search, max(_MIN_BLOCK, _WORK_PER_BLOCK // size))
+        return cls(text, regex, compiled.Match, max(_MIN_BLOCK, _WORK_PER_BLOCK // size))
 
-    def lines(self, data: bytes, budget: Budget) -> list[tuple[int, bytes]]:
-        """``(line number, line)`` of every line of ``data`` that holds a match, in order."""
-        found: list[tuple[int, bytes]] = []
-        size = len(data)
+    def lines(
+        self, data: bytes | bytearray, size: int, budget: Budget
+    ) -> list[tuple[int, bytes | bytearray]]:
+        """``(line number, line)`` of every line of ``data[:size]`` holding a match, in order."""
+        found: list[tuple[int, bytes | bytearray]] = []
+        match = self.match
         line_no, counted, start = 1, 0, 0
         while start < size:
-            end = data.find(b"\n", start + self.block)
+            end = data.find(b"\n", start + self.block, size)
             end = size if end < 0 else end + 1
             pos = start
             while pos < end:
-                match = self.search(data, pos, end)
-                if match is None:
-                    break
-                at = match.start()
-                if at >= size and data.endswith(b"\n"):
-                    break  # the empty "line" after the last line break is no line
+                at = match(_UNANCHORED, data, pos, end)[0][0]
+                if at < 0 or (at >= size and data[size - 1] == 10):
+                    break  # no match, or only the empty "line" after the last line break
                 newline = data.rfind(b"\n", pos, at)
                 line_start = newline + 1 if newline >= 0 else pos
                 line_end = data.find(b"\n", at, end)
@@ -129,9 +140,34 @@ class Query:
         return found
 
 
-def _reason(exc: Exception) -> str:
-    raw = exc.args[0] if exc.args else str(exc)
-    reason = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+class _Reader:
+    """Reads the files of one call into one reusable buffer (no allocation per file)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.buffer = bytearray(_BUFFER)
+
+    def read(self, path: str) -> tuple[bytes | bytearray, int] | None:
+        """``(data, size)`` of the regular file ``path``, or None (see :func:`read_file`)."""
+        try:
+            fd = os.open(path, OPEN_FLAGS)
+        except OSError:
+            return None
+        try:
+            size = os.readv(fd, [self.buffer])
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if size < _BUFFER:  # the whole file: a regular file reads short only at its end
+            self.budget.charge(size)
+            return self.buffer, size
+        data = read_file(path, self.budget)  # larger than the buffer: read it whole
+        return None if data is None else (data, len(data))
+
+
+def _reason(error: bytes | str) -> str:
+    reason = error.decode("utf-8", "replace") if isinstance(error, bytes) else error
     for pattern, explanation in _UNSUPPORTED:
         if re.match(pattern, reason):
             return f"{explanation} the search's dialect, {DIALECT} ({reason})"
@@ -139,6 +175,9 @@ def _reason(exc: Exception) -> str:
 
 
 def _selector(file_pattern: str) -> Select:
+    star, suffix = file_pattern[:1], file_pattern[1:]
+    if star == "*" and "/" not in suffix and not any(c in suffix for c in "*?["):
+        return lambda rel, name: name.endswith(suffix)  # "*.py": fnmatch's answer, faster
     glob = re.compile(fnmatch.translate(file_pattern)).match
     if "/" in file_pattern:
         return lambda rel, name: glob(rel) is not None
@@ -179,12 +218,16 @@ def search_codebase(
         files = iter([(rel, str(folder))] if select(rel, folder.name) else [])
     matches: list[SearchMatch] = []
     match_count = files_matched = 0
+    reader = _Reader(budget)
     for rel, target in files:
         budget.check()
-        data = read_file(target, budget)
-        if data is None or is_binary(data):
-            continue
-        found = compiled.lines(data, budget)
+        read = reader.read(target)
+        if read is None or read[0].find(b"\0", 0, min(read[1], BINARY_PROBE)) >= 0:
+            continue  # unreadable, or binary
+        data, size = read
+        if size <= compiled.block and compiled.match(_UNANCHORED, data, 0, size)[0][0] < 0:
+            continue  # one block, no match: the common case, asked once
+        found = compiled.lines(data, size, budget)
         if not found:
             continue
         files_matched += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from maverick.tools.base import Budget
@@ -30,6 +31,9 @@ SKIPPED_DIRS = frozenset(
 
 # select(relative path, file name) -> whether the tool wants the file
 Select = Callable[[str, str], bool]
+
+
+_name = attrgetter("name")
 
 
 class PathRefused(ValueError):
@@ -111,17 +115,18 @@ class Workspace:
         regular file inside the root, and denied when the link or its target is.
         """
         skip = self.prefix
-        denies = self.policy.denies
         stack = [str(folder)]
         while stack:
             if budget is not None:
                 budget.check()
             try:
                 with os.scandir(stack.pop()) as entries:
-                    listed = sorted(entries, key=lambda e: e.name)
+                    listed = sorted(entries, key=_name)
             except OSError:
                 continue
-            subdirs = []
+            subdirs: list[str] = []
+            found: list[tuple[str, str]] = []  # (relative path, path to open) of wanted files
+            judged: list[str] = []  # what the policy judges: each relative path, link targets
             for entry in listed:
                 try:
                     if entry.is_dir(follow_symlinks=False):
@@ -137,17 +142,21 @@ class Workspace:
                         if linked is None:
                             continue
                         target = linked
+                        judged.append(target[skip:])
                     else:
                         continue  # FIFOs, sockets, devices
                 except OSError:
                     continue
                 rel = entry.path[skip:]
-                if select is not None and not select(rel, entry.name):
-                    continue
-                if denies(rel) or (target is not entry.path and denies(target[skip:])):
+                if select is None or select(rel, entry.name):
+                    found.append((rel, target))
+                    judged.append(rel)
+            denied = self.policy.denied(judged)
+            for rel, target in found:
+                if denied and (rel in denied or target[skip:] in denied):
                     tally.denied.add(rel)
-                    continue
-                yield rel, target
+                else:
+                    yield rel, target
             stack.extend(reversed(subdirs))
 
     def _link_to_file_inside(self, path: str) -> str | None:
