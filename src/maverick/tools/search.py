@@ -213,9 +213,8 @@ def search_codebase(
     tally = Tally()
     if folder.is_dir():
         files = workspace.walk(folder, tally, select, budget)
-    else:  # one file, which resolve() has judged already
-        rel = workspace.relative(folder)
-        files = iter([(rel, str(folder))] if select(rel, folder.name) else [])
+    else:  # one file, named by the caller (file_pattern filters a folder's files)
+        files = iter([(workspace.relative(folder), str(folder))])
     matches: list[SearchMatch] = []
     match_count = files_matched = 0
     reader = _Reader(budget)
