@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
@@ -27,6 +27,7 @@ SHARED = ["ab+c", "^a", "b$", "[^a]b", "a|bc", "^$", "c{2,3}", r"\bab", "a.c", "
 
 
 @settings(max_examples=150, deadline=None)
+@example(lines=["a", "", ""], expression="^$", block=1, final_newline=False)  # found by it
 @given(
     lines=st.lists(st.text(alphabet="abcx ", max_size=12), max_size=30),
     expression=st.sampled_from(SHARED),

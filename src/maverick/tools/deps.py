@@ -103,8 +103,8 @@ class _Manifests:
         except SecretRefused:
             self.tally.denied.add(rel)
             return None
-        except PathRefused as exc:
-            self.issues.append(f"Malformed manifest {rel}: {exc}")
+        except PathRefused as exc:  # a link that leaves the root, say
+            self.issues.append(f"Skipped manifest {rel}: {exc}")
             return None
         data = read_file(str(real), self.budget)
         try:

@@ -69,8 +69,10 @@ _UNSUPPORTED = (
     (r"bad repetition operator: (?:[*+?]|\{[\d,]*\})\+", "possessive quantifiers are not in"),
     (r"invalid escape sequence: \\Z", "\\Z (write $ or \\z) is not in"),
 )
-# A line break a pattern would need: the escapes RE2 reads as one, or the character itself.
-_LINE_BREAK = re.compile(r"\n|(?<!\\)(?:\\\\)*\\(?:n|x0[aA]|x\{0*[aA]\}|012)")
+# The escapes of a pattern, left to right (an escaped backslash is one): linear, as the
+# caller's pattern is not to be trusted with a backtracking search either.
+_ESCAPE = re.compile(r"\\(?:x\{0*[aA]\}|x0[aA]|012|.)", re.DOTALL)
+_LINE_BREAKS = frozenset({"\\n", "\\x0a", "\\x0A", "\\012"})
 
 
 def _options(literal: bool) -> re2.Options:
@@ -94,19 +96,21 @@ class Query:
     @classmethod
     def compile(cls, text: str, regex: bool) -> Query:
         """Compile ``text``; raise :class:`ToolFailure` for what RE2 cannot or will not run."""
-        if _LINE_BREAK.search(text) if regex else "\n" in text:
+        if "\n" in text or (regex and any(_is_line_break(e[0]) for e in _ESCAPE.finditer(text))):
             raise ToolFailure(
-                f"Invalid query {text!r}: the search matches within one line, and the query "
+                f"Invalid query {_shown(text)}: the search matches within one line, and the query "
                 "holds a line break (\\n)"
             )
         source = (f"(?m){text}" if regex else text).encode("utf-8", "surrogateescape")
         compiled = _re2.RE2(source, _options(literal=not regex))
         if not compiled.ok():
-            raise ToolFailure(f"Invalid regular expression {text!r}: {_reason(compiled.error())}")
+            raise ToolFailure(
+                f"Invalid regular expression {_shown(text)}: {_reason(compiled.error())}"
+            )
         size = compiled.ProgramSize()
         if size > MAX_PROGRAM_SIZE:
             raise ToolFailure(
-                f"Invalid regular expression {text!r}: too large (it compiles to {size} RE2 "
+                f"Invalid regular expression {_shown(text)}: too large (it compiles to {size} RE2 "
                 f"instructions; the limit is {MAX_PROGRAM_SIZE}): use fewer or smaller "
                 "repetitions"
             )
@@ -125,8 +129,10 @@ class Query:
             pos = start
             while pos < end:
                 at = match(_UNANCHORED, data, pos, end)[0][0]
-                if at < 0 or (at >= size and data[size - 1] == 10):
-                    break  # no match, or only the empty "line" after the last line break
+                if at < 0 or (at == end and (end < size or data[size - 1] == 10)):
+                    # No match; or an empty one where the next line starts: the next block's,
+                    # or the empty "line" after the last line break, which is no line.
+                    break
                 newline = data.rfind(b"\n", pos, at)
                 line_start = newline + 1 if newline >= 0 else pos
                 line_end = data.find(b"\n", at, end)
@@ -164,6 +170,15 @@ class _Reader:
             return self.buffer, size
         data = read_file(path, self.budget)  # larger than the buffer: read it whole
         return None if data is None else (data, len(data))
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 100 characters."""
+    return repr(text) if len(text) <= 100 else repr(text[:100]) + "..."
+
+
+def _is_line_break(escape: str) -> bool:
+    return escape in _LINE_BREAKS or escape.startswith("\\x{")
 
 
 def _reason(error: bytes | str) -> str:
