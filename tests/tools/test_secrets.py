@@ -23,17 +23,14 @@ from mcp import Client, StdioServerParameters
 
 from maverick.tools import DEFAULT_DENY, CodebaseTools, SecretsPolicy
 from tests.tools._load import console_script
+from tests.tools._repo import SECRET_FILES, SECRET_VALUE
 
-SECRET = "planted-secret-value-7731"
+SECRET = SECRET_VALUE
 FILES = {
-    ".env": f"API_KEY={SECRET}\n",
-    ".env.local": f"DB_PASSWORD={SECRET}\n",
+    **SECRET_FILES,  # .env, .env.local, config/credentials.json, keys/id_rsa, keys/server.pem
     ".ENV.backup": f"OLD_KEY={SECRET}\n",
     "prod.env": f"TOKEN={SECRET}\n",
-    "config/credentials.json": f'{{"token": "{SECRET}"}}\n',
     "config/.env.production": f"KEY={SECRET}\n",
-    "keys/id_rsa": f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET}\n",
-    "keys/server.pem": f"-----BEGIN PRIVATE KEY-----\n{SECRET}\n",
     # What the deny list adds: a folder of manifests, a module, a CI workflow.
     "deploy/requirements.txt": f"{SECRET}==1.0\n",
     "deploy/package.json": json.dumps({"dependencies": {SECRET: "1.0"}}) + "\n",
