@@ -81,6 +81,7 @@ bench: $(DEV)
 	$(PY) bench/bench_watch.py
 	$(PY) bench/bench_tools.py
 	$(PY) bench/bench_strings.py
+	$(PY) bench/bench_tools_load.py
 
 clean-venv:
 	rm -rf $(VENV)

@@ -29,8 +29,10 @@ FORBIDDEN = {
     "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),
     "maverick.contracts": ("maverick.agents", "maverick.output", "maverick.workflows",
                            "maverick.tools", "mcp", "mcp_types"),
-    "maverick.tools.results": ("mcp", "mcp_types", "maverick.agents"),
-    "maverick.tools.codebase": ("mcp", "mcp_types", "maverick.agents"),
+    **{f"maverick.tools.{name}": ("mcp", "mcp_types", "maverick.agents",
+                                  "maverick.tools.mcp_server")
+       for name in ("results", "codebase", "base", "workspace", "policy", "search", "files",
+                    "patterns", "deps", "hard_mode")},
 }  # fmt: skip
 
 
