@@ -74,6 +74,7 @@ bench: $(DEV)
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py
 	$(PY) bench/bench_tools.py
+	$(PY) bench/bench_breaking.py
 
 clean-venv:
 	rm -rf $(VENV)
