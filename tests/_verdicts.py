@@ -33,7 +33,7 @@ from codegen.core.report import Finding
 from tests._evolution import BACKWARD, FORWARD, Pair
 from tests._separation import Generated, Side, candidates, separates
 
-__all__ = ["DIRECTIONS", "UNPROVEN", "Case", "Tally", "bundled", "run"]
+__all__ = ["DIRECTIONS", "UNPROVEN", "Case", "Tally", "bundled", "judge_findings", "run", "witness"]
 
 DIRECTIONS = (BACKWARD, FORWARD)
 UNPROVEN = "CHANGE_UNPROVEN"
@@ -105,7 +105,7 @@ def _witness_problem(
     return f"witness {text} does not separate ({'; '.join(said)})"
 
 
-def _maverick(case: Case, old: Side, new: Side) -> None:
+def judge_findings(case: Case, old: Side, new: Side) -> None:
     """Judge the engine's findings on one pair (fills case.said and case.problems)."""
     said, problems = case.said.setdefault("maverick", {}), case.problems.setdefault("maverick", [])
     for direction in DIRECTIONS:
@@ -232,7 +232,7 @@ def run(
         start = time.perf_counter()
         case.findings = table.compare(table.Side(old.tree, ""), table.Side(new.tree, ""))
         tallies[0].seconds += time.perf_counter() - start
-        _maverick(case, old, new)
+        judge_findings(case, old, new)
         tallies[1].seconds += _jsoncompat(case, old, new)
         for tally in tallies:
             _count(tally, case)

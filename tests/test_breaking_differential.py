@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 import pytest
 
-from tests._evolution import all_pairs, changed_files
-from tests._separation import generated_sides
-from tests._verdicts import DIRECTIONS, Case, Tally, run
+from tests._evolution import BACKWARD, FORWARD, Pair, all_pairs, changed_files
+from tests._separation import Generated, generated_sides
+from tests._verdicts import DIRECTIONS, UNPROVEN, Case, Tally, judge_findings, run
 
 DRAWN = int(os.environ.get("BREAKING_PAIRS", "115"))
 EXAMPLES = int(os.environ.get("BREAKING_EXAMPLES", "3"))
@@ -34,10 +36,16 @@ SHOWN = 12  # failing cases printed in full
 
 
 @pytest.fixture(scope="module")
-def proof(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], list[Tally]]:
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Pair], Generated]]:
+    """Every pair, its old versions generated in one project and its new ones in another."""
     pairs = all_pairs(DRAWN)
     with generated_sides(tmp_path_factory.mktemp("evolution"), pairs) as generated:
-        cases, tallies = run(pairs, generated, EXAMPLES)
+        yield pairs, generated
+
+
+@pytest.fixture(scope="module")
+def proof(world: tuple[list[Pair], Generated]) -> tuple[list[Case], list[Tally]]:
+    cases, tallies = run(*world, EXAMPLES)
     print("\n" + table(tallies, cases))
     return cases, tallies
 
@@ -151,3 +159,45 @@ def test_jsoncompat_reads_faithful_bundles(proof: tuple[list[Case], list[Tally]]
     problems = [f"{c.pair.name}: {p}" for c in cases for p in c.problems.get("jsoncompat", [])]
     if problems:
         pytest.fail("\n".join(problems[:SHOWN]), pytrace=False)
+
+
+@dataclass(frozen=True)
+class Witnessed:
+    """A finding as the engine makes them once it shows witnesses: Finding's fields and one."""
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    message: str
+    pointer: str
+    categories: tuple[str, ...]
+    witness: str | None
+
+
+def test_the_judges_of_a_finding(world: tuple[list[Pair], Generated]) -> None:
+    """The harness accepts a witness that separates, and flags one that does not, a data
+    finding without one (unless unproven) and one with both data categories."""
+    pairs, generated = world
+    pair = next(p for p in pairs if p.change == "uniqueItems added")
+    old, new = generated.side(pair, "old"), generated.side(pair, "new")
+
+    def said(finding: Witnessed) -> tuple[dict[str, str], list[str]]:
+        case = Case(pair, findings=[finding])  # type: ignore[list-item]
+        judge_findings(case, old, new)
+        return case.said["maverick"], case.problems["maverick"]
+
+    good = Witnessed("thing.json", 1, 1, "R", "m", "", (BACKWARD,), '{"v":[1,1]}')
+    assert said(good) == ({BACKWARD: "witnessed", FORWARD: "compatible"}, [])
+    verdicts, problems = said(replace(good, witness='{"v":[1,2]}'))
+    assert verdicts[BACKWARD] == "false witness"
+    assert "does not separate" in problems[0], problems
+    assert said(replace(good, categories=(FORWARD,)))[0][FORWARD] == "false witness"
+    assert said(replace(good, rule=UNPROVEN, witness=None)) == (
+        {BACKWARD: "unproven", FORWARD: "compatible"},
+        [],
+    )
+    verdicts, problems = said(replace(good, witness=None))
+    assert verdicts[BACKWARD] == "unwitnessed"
+    assert problems
+    assert said(replace(good, categories=(BACKWARD, FORWARD)))[1]
