@@ -114,7 +114,11 @@ def _inline(
 def _closed_equivalent(tree: SchemaTree, schema: SchemaFile) -> dict[str, Any]:
     """A contract's root with its ``allOf`` bases merged in and closed by additionalProperties."""
     data = copy.deepcopy(schema.data)
-    bases = [e for e in data.get("allOf", []) if isinstance(e, dict) and "$ref" in e]
+    bases = [  # other files: a local $ref is no base of the ToolResult pattern
+        e
+        for e in data.get("allOf", [])
+        if isinstance(e, dict) and isinstance(e.get("$ref"), str) and not e["$ref"].startswith("#")
+    ]
     if data.get("unevaluatedProperties") is not False or not bases:
         return data
     properties: dict[str, Any] = {}
