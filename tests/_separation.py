@@ -32,7 +32,7 @@ from hypothesis_jsonschema import _canonicalise, from_schema
 
 from codegen.cli import main
 from codegen.core.ecma import file_registry, subschema_validator
-from codegen.core.loader import SchemaTree, iter_subschemas, load_tree
+from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas, load_tree
 from codegen.generate.rules import find_rules
 from tests._conformance import (
     MUTATIONS,
@@ -40,6 +40,7 @@ from tests._conformance import (
     install_hypothesis_jsonschema_shim,
 )
 from tests._evolution import BACKWARD, Pair, changed_files, layout
+from tests._small_documents import small_documents
 
 __all__ = ["Generated", "Side", "affected", "candidates", "generated_sides", "separates"]
 
@@ -62,6 +63,17 @@ class Side:
     def accepts(self, title: str, document: Any) -> bool:
         """The oracle's verdict: ECMA-262 patterns, exact ``multipleOf``."""
         return bool(self._oracles[title].is_valid(document))
+
+    @cached_property
+    def _subschemas(self) -> dict[tuple[str, str], Any]:
+        return {}
+
+    def subschema_accepts(self, file: SchemaFile, pointer: str, value: Any) -> bool:
+        """The oracle's verdict on ``value`` for the subschema at ``pointer`` of ``file``."""
+        key = (str(file.rel), pointer)
+        if key not in self._subschemas:
+            self._subschemas[key] = subschema_validator(self._registry, file.path, pointer)
+        return bool(self._subschemas[key].is_valid(value))
 
     @cached_property
     def _adapters(self) -> dict[str, pydantic.TypeAdapter[Any]]:
@@ -184,9 +196,10 @@ def candidates(pair: Pair, old: Side, new: Side, examples: int) -> tuple[list[An
     hypothesis-jsonschema could not generate from."""
     documents = list(pair.probes)
     failed = 0
-    for side in (old, new) if examples else ():
+    for side in (old, new):
         for title in affected(pair, side):
-            generated, ok = _generated(side.tree, title, examples)
+            documents += small_documents(side.tree, title, side.subschema_accepts)
+            generated, ok = _generated(side.tree, title, examples) if examples else ([], True)
             documents += generated
             failed += not ok
     unique: dict[str, Any] = {}
