@@ -5,10 +5,12 @@
   cost two generations.
 * :class:`Side` is one version of one pair: its schema tree, the ECMA-262 oracle
   (:mod:`codegen.core.ecma`) and the generated model of each contract.
-* :func:`candidates` are the documents searched for one that separates the two versions:
-  the pair's probes (the draw's value pools, or the hand-written document), and documents
-  hypothesis-jsonschema generates from the old and from the new contracts, each with one of
-  the conformance test's mutations (:data:`tests._conformance.MUTATIONS`).
+* :func:`candidates` are the documents searched for one that separates the two versions,
+  for each contract the change reaches: the pair's probes (the draw's value pools, or the
+  hand-written documents), small objects of each version's required properties
+  (:mod:`tests._small_documents`), and documents hypothesis-jsonschema generates from the
+  old and from the new contract, each also with one of the conformance test's mutations
+  (:data:`tests._conformance.MUTATIONS`).
 """
 
 from __future__ import annotations
