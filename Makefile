@@ -82,6 +82,7 @@ bench: $(DEV)
 	$(PY) bench/bench_tools.py
 	$(PY) bench/bench_strings.py
 	$(PY) bench/bench_tools_load.py
+	$(PY) bench/bench_breaking.py
 
 clean-venv:
 	rm -rf $(VENV)
