@@ -33,16 +33,11 @@ from codegen.core.report import Finding
 from tests._evolution import BACKWARD, FORWARD, Pair
 from tests._separation import Generated, Side, candidates, separates
 
-__all__ = ["DIRECTIONS", "UNPROVEN", "Case", "Tally", "bundled", "judge_findings", "run", "witness"]
+__all__ = ["DIRECTIONS", "UNPROVEN", "Case", "Tally", "bundled", "judge_findings", "run"]
 
 DIRECTIONS = (BACKWARD, FORWARD)
 UNPROVEN = "CHANGE_UNPROVEN"
 ROLES = {BACKWARD: "deserializer", FORWARD: "serializer"}  # jsoncompat: old <= new, new <= old
-
-
-def witness(finding: Finding) -> str | None:
-    """The finding's witness (read with getattr until the engine's Finding carries one)."""
-    return getattr(finding, "witness", None)
 
 
 @dataclass
@@ -111,19 +106,19 @@ def judge_findings(case: Case, old: Side, new: Side) -> None:
     for direction in DIRECTIONS:
         mine = [f for f in case.findings if direction in f.categories]
         good = False
-        for finding in (f for f in mine if witness(f) is not None):
+        for finding in (f for f in mine if f.witness is not None):
             titles = _titles_reaching((old.tree, new.tree), case.pair, finding.path)
-            problem = _witness_problem(direction, str(witness(finding)), old, new, titles)
+            problem = _witness_problem(direction, str(finding.witness), old, new, titles)
             case.witnesses_checked += 1
             if problem is None and direction not in case.separating:
-                document = json.loads(str(witness(finding)))
+                document = json.loads(str(finding.witness))
                 case.separating[direction] = (titles[0], document)
             good = good or problem is None
             if problem is not None:
                 problems.append(f"{direction} {finding.rule}: {problem}")
         if good:
             said[direction] = "witnessed"
-        elif any(witness(f) is not None for f in mine):
+        elif any(f.witness is not None for f in mine):
             said[direction] = "false witness"
         elif any(f.rule == UNPROVEN for f in mine):
             said[direction] = "unproven"
@@ -131,7 +126,7 @@ def judge_findings(case: Case, old: Side, new: Side) -> None:
             said[direction] = "unwitnessed" if mine else "compatible"
     for finding in case.findings:
         data = [c for c in finding.categories if c in DIRECTIONS]
-        if data and (len(data) != 1 or (witness(finding) is None) != (finding.rule == UNPROVEN)):
+        if data and (len(data) != 1 or (finding.witness is None) != (finding.rule == UNPROVEN)):
             problems.append(
                 f"{finding.rule} {finding.categories}: a data finding carries exactly one data "
                 f"category, and a witness unless it is {UNPROVEN}"
