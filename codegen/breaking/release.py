@@ -23,7 +23,14 @@ from codegen.breaking import gitref
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import parse_version
 
-__all__ = ["TAG_PREFIX", "Release", "VersionCheck", "check_version", "last_release"]
+__all__ = [
+    "TAG_PREFIX",
+    "Release",
+    "VersionCheck",
+    "check_version",
+    "last_release",
+    "required_version",
+]
 
 TAG_PREFIX = "v"
 
@@ -71,32 +78,31 @@ def last_release(repo: Path, version: str) -> Release | None:
     return Release(".".join(map(str, parsed)), tag)
 
 
-def _changelog() -> Any:
-    """The changelog module: the bump policy and ``next_version`` (see the module docstring)."""
+def required_version(
+    repo: Path, release: Release, schema_dir: Path, shown: str
+) -> tuple[str, str, list[str]]:
+    """The bump the changes from ``release`` to the work tree need, the least version that
+    releases them, and the changes that need that bump (``path:line:col: message (RULE)``).
+
+    The one place the policy lives: the changelog's bump and ``next_version``. Without the
+    changelog, nothing can be decided: a :class:`CodegenError`, never a pass.
+    """
     try:
-        return importlib.import_module("codegen.breaking.changelog")
+        module: Any = importlib.import_module("codegen.breaking.changelog")
     except ModuleNotFoundError as exc:
         raise CodegenError(
             "cannot decide which version the changes since the last release need: this "
             "maverick-codegen has no changelog (codegen.breaking.changelog)",
             rule="NPM_VERSION",
         ) from exc
-
-
-def required_bump(repo: Path, tag: str, schema_dir: Path, shown: str) -> tuple[str, list[str]]:
-    """The bump the changes from ``tag`` to the work tree need, and the changes that need it.
-
-    The one place the policy lives: the changelog's bump.
-    """
-    module = _changelog()
-    log = module.changelog(*module.sides_at(repo, tag, schema_dir, shown))
+    log = module.changelog(*module.sides_at(repo, release.tag, schema_dir, shown))
     bump = str(log.bump)
     reasons = [
         f"{e.path}:{e.line}:{e.column}: {e.message} ({e.rule})"
         for e in log.entries
         if e.bump == bump
     ]
-    return bump, reasons
+    return bump, str(module.next_version(release.version, bump)), reasons
 
 
 def check_version(
@@ -107,8 +113,7 @@ def check_version(
     release = last_release(repo, version)
     if release is None:
         return VersionCheck(version, None, "none", None, ())
-    bump, reasons = required_bump(repo, release.tag, schema_dir, shown)
-    needed = str(_changelog().next_version(release.version, bump))
+    bump, needed, reasons = required_version(repo, release, schema_dir, shown)
     judged = VersionCheck(version, release, bump, needed, tuple(reasons))
     shown_reasons = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
     if release.version == version and bump != "none":
@@ -118,9 +123,10 @@ def check_version(
             where,
             "NPM_VERSION",
         )
-    least = parse_version(needed)
-    current = parse_version(version)
-    if least is not None and current is not None and current < least:
+    least, current = parse_version(needed), parse_version(version)
+    if least is None or current is None:
+        raise CodegenError(f"cannot compare version {version} with {needed}", where, "NPM_VERSION")
+    if current < least:
         raise CodegenError(
             f"version {version} understates the changes since {release.version} "
             f"({release.tag}): a {bump} change needs {needed} or later ({shown_reasons})",
