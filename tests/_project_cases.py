@@ -11,15 +11,16 @@ draw is derandomized and cached, so both see the very same documents.
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
-import hypothesis.strategies as st
-from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 
 from codegen.generate.rules import find_rules
-from tests._conformance import MUTATIONS, generation_schema, install_hypothesis_jsonschema_shim
+from tests._conformance import (
+    draw_with_mutations,
+    generation_schema,
+    install_hypothesis_jsonschema_shim,
+)
 from tests._schema_harness import load, rules_with_bases
 from tests.conftest import REPO
 
@@ -136,29 +137,8 @@ EDGE_CASES: list[tuple[str, Any, bool, str]] = [
 
 @functools.cache
 def drawn(name: str) -> tuple[tuple[str, Any], ...]:
-    """``("valid", instance)`` and ``("mutated by <mutation>", document)`` pairs, in draw order.
-
-    A draw whose mutation Hypothesis abandons leaves its valid instance alone.
-    """
+    """``("valid", instance)`` and ``("mutated by <mutation>", document)`` pairs, in draw order."""
     install_hypothesis_jsonschema_shim()
     strategy = from_schema(generation_schema(TREE, name))
     rules = [rule for _, rule in find_rules(rules_with_bases(TREE, name))]
-    documents: list[tuple[str, Any]] = []
-
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(data=st.data())
-    def draw(data: st.DataObject) -> None:
-        document = data.draw(strategy, label="valid instance")
-        documents.append(("valid", document))
-        mutation = data.draw(st.sampled_from(MUTATIONS), label="mutation")
-        mutated = mutation(data, json.loads(json.dumps(document)), rules)
-        documents.append((f"mutated by {mutation.__name__}", mutated))
-
-    draw()
-    return tuple(documents)
+    return tuple(draw_with_mutations(strategy, rules, EXAMPLES, "valid"))

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from codegen.core.jsonpos import pointer_tokens
+from codegen.core.jsonpos import resolve_pointer
 from maverick.contracts import CONTRACTS
 from tests._conformance import judge
 from tests._project_cases import EDGE_CASES, drawn
@@ -196,14 +196,10 @@ def test_tsc_refuses_a_wrongly_typed_usage_file(installed: Installed) -> None:
 
 
 def _resolves(document: Any, pointer: str) -> bool:
-    node = document
-    for token in pointer_tokens(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
+    try:
+        resolve_pointer(document, pointer)
+    except LookupError:
+        return False
     return True
 
 
