@@ -165,7 +165,7 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
             raise CodegenError(
                 f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
-    npm = prepare_npm(args.npm, config) if args.npm is not None else None
+    npm = prepare_npm(args.npm, config, folder) if args.npm is not None else None
     plan = build_plan(config)
     outputs = [Output(npm.target, plan.npm_files)] if npm is not None else []
     if folder is not None:

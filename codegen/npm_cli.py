@@ -39,8 +39,9 @@ class NpmExport:
     version: VersionCheck
 
 
-def prepare_npm(folder: Path, config: Config) -> NpmExport:
-    """Check the folder and the version; raises :class:`CodegenError` (exit 2)."""
+def prepare_npm(folder: Path, config: Config, export_folder: Path | None = None) -> NpmExport:
+    """Check the folder (apart from the project's and from ``export_folder``, where the export
+    is written) and the version; raises :class:`CodegenError` (exit 2)."""
     settings = config.npm
     if settings is None:
         raise CodegenError(
@@ -49,8 +50,9 @@ def prepare_npm(folder: Path, config: Config) -> NpmExport:
             "CONFIG",
         )
     resolved = folder.resolve()
-    for name in ("schema_dir", "output_dir", "export_dir", "docs_file"):
-        other = getattr(config, name)
+    apart = {name: getattr(config, name) for name in ("schema_dir", "output_dir", "export_dir")}
+    apart.update({"docs_file": config.docs_file, "the export folder": export_folder})
+    for name, other in apart.items():
         if other is None:
             continue
         if resolved.is_relative_to(other.resolve()) or other.resolve().is_relative_to(resolved):

@@ -84,7 +84,10 @@ def test_export_npm_needs_the_table_a_free_folder_and_git(
     assert "export --npm needs a [tool.maverick-codegen.export] table" in capsys.readouterr().err
     project = make_project("inheritance_rules")
     assert run(project, "export", "--npm", str(project / "schemas/pkg"))[0] == 2
-    assert "npm folder" in capsys.readouterr().err
+    assert "and schema_dir must not be inside one another" in capsys.readouterr().err
+    both = str(tmp_path / "both")
+    assert run(project, "export", "--out", both, "--npm", f"{both}/npm")[0] == 2
+    assert "and the export folder must not be inside one another" in capsys.readouterr().err
     assert run(project, "export", "--npm", str(tmp_path / "pkg"))[0] == 2  # not a repository
     err = capsys.readouterr().err
     assert "export --npm reads the last release from the git tags v<version>" in err
