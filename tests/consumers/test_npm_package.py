@@ -11,9 +11,10 @@ consumer's ``npm ci``, or from the registry; nothing else is fetched). Then:
   document of every contract of both packages as its contract;
 * ``tsc`` refuses ``npm/wrong.ts``, on exactly the lines marked "refused";
 * node judges every conformance document (those ``tests/test_conformance.py`` and
-  ``tests/test_conformance_keywords.py`` judge) with the packages' ``validate``: the verdicts
-  must be the generated Python models', and each error's JSON pointer must name the value
-  refused (or, for a missing property, the place it is missing from).
+  ``tests/test_conformance_keywords.py`` judge, and :data:`MULTIPLE_OF`) with the packages'
+  ``validate``: the verdicts must be the generated Python models', and each error's JSON
+  pointer must name the value refused (or, for a missing property, the place it is missing
+  from).
 """
 
 from __future__ import annotations
@@ -117,12 +118,28 @@ def _project_documents() -> list[tuple[str, str, Any]]:
     return found
 
 
+_EDIT = {"kind": "edit", "path": "a.py", "lines": [1, 2]}
+# multipleOf where Ajv's own division is wrong, and the package's exact one must not be: a
+# quotient of 1e21 or more (Ajv reads it with parseInt), tiny and fractional steps.
+MULTIPLE_OF = [
+    ("PatchPlan", {"steps": [_EDIT], "retry_after": 5.231520963471975e31}),
+    ("PatchPlan", {"steps": [_EDIT], "retry_after": 1e300}),
+    ("PatchPlan", {"steps": [_EDIT], "retry_after": 2**70}),
+    ("PatchPlan", {"steps": [_EDIT], "retry_after": 60.25}),
+    ("PatchPlan", {"steps": [_EDIT], "retry_after": 1e21 + 0.5}),
+    ("TriageReport", {"ticket": "AB-1", "points": 3, "confidence": 0.375}),
+    ("TriageReport", {"ticket": "AB-1", "points": 3, "confidence": 0.3}),
+    ("TriageReport", {"ticket": "AB-1", "points": 3, "confidence": 1.25e-1}),
+]
+
+
 def _cases(keyword_project: Any, keyword_cases: list[Any]) -> list[dict[str, Any]]:
     """Every conformance document of both packages with the generated model's verdict."""
     cases = []
     adapters: dict[tuple[str, str], TypeAdapter[Any]] = {}
     documents = [(PROJECT, c, k, d) for c, k, d in _project_documents()]
     documents += [(KEYWORDS, c.name, c.kind, c.document) for c in keyword_cases]
+    documents += [(KEYWORDS, name, "explicit: multipleOf", d) for name, d in MULTIPLE_OF]
     for package, contract, kind, document in documents:
         registry = CONTRACTS if package == PROJECT else keyword_project.contracts
         key = (package, contract)
@@ -250,5 +267,7 @@ def test_validate_judges_every_conformance_document_as_the_python_models_do(
             f"contracts, {valid} valid and {len(mine) - valid} invalid: 0 disagreements"
         )
     print(f"node validate: {seconds:.1f}s for {len(cases)} documents")
+    explicit = [c["valid"] for c in cases if c["kind"] == "explicit: multipleOf"]
+    assert explicit == [True, True, True, False, True, True, False, True]
     for key in {(c["package"], c["contract"]) for c in cases}:  # both verdicts, every contract
         assert {c["valid"] for c in cases if (c["package"], c["contract"]) == key} == {True, False}
