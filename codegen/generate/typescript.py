@@ -35,6 +35,7 @@ from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.rules import is_base
+from codegen.generate.ts_schema import evaluated_names, list_of, literal_types, types_of
 from codegen.generate.ts_text import (
     NEVER,
     UNKNOWN,
@@ -42,7 +43,6 @@ from codegen.generate.ts_text import (
     array_of,
     doc_comment,
     intersection,
-    literal,
     property_key,
     union,
 )
@@ -148,16 +148,16 @@ class _Module:
         parts: list[TsType] = []
         if isinstance(node.get("$ref"), str):
             parts.append(self.ref(schema, node["$ref"], depth, stack))
-        kinds = _types(node)
+        kinds = types_of(node)
         merged: set[int] = set()
-        values = _values(node, kinds)
+        values = literal_types(node, kinds)
         if values is not None:
             typed = values
         elif kinds is not None:
             typed, merged = self.typed(schema, node, kinds, depth, stack)
         else:
             typed = UNKNOWN
-        entries = _list(node, "allOf")
+        entries = list_of(node, "allOf")
         parts += [
             self.of(schema, e, depth, stack) for i, e in enumerate(entries) if i not in merged
         ]
@@ -218,7 +218,7 @@ class _Module:
         merged: set[int] = set()
         closes = node.get("unevaluatedProperties") is False and "additionalProperties" not in node
         if closes:  # the bases' properties are evaluated in place: list them here
-            for index, entry in enumerate(_list(node, "allOf")):
+            for index, entry in enumerate(list_of(node, "allOf")):
                 base = self.base_fields(schema, entry, depth, stack) if is_base(entry) else None
                 if base is not None:
                     _merge(fields, base)
@@ -226,7 +226,7 @@ class _Module:
         _merge(fields, self.own_fields(schema, node, depth, stack))
         others: TsType | None
         if closes:
-            names, open_ = _evaluated(self.tree, schema, node)
+            names, open_ = evaluated_names(self.tree, schema, node)
             for name in sorted(names - set(fields)):
                 fields[name] = _Field(UNKNOWN, False, None)  # declared by a rule only
             others = UNKNOWN if open_ else None
@@ -241,7 +241,7 @@ class _Module:
     ) -> dict[str, _Field]:
         properties = node.get("properties")
         properties = properties if isinstance(properties, dict) else {}
-        required = _list(node, "required")
+        required = list_of(node, "required")
         fields = {
             name: _Field(self.of(schema, sub, depth + 1, stack), name in required, sub)
             for name, sub in properties.items()
@@ -256,10 +256,10 @@ class _Module:
         """The properties of a base (and of its bases), or None when it is not a plain object."""
         target, pointer = self.tree.resolve(schema, entry["$ref"])
         node = resolve_pointer(target.data, pointer)
-        if not isinstance(node, dict) or _types(node) != ["object"] or "$ref" in node:
+        if not isinstance(node, dict) or types_of(node) != ["object"] or "$ref" in node:
             return None
         fields: dict[str, _Field] = {}
-        for sub in _list(node, "allOf"):
+        for sub in list_of(node, "allOf"):
             if is_base(sub):
                 base = self.base_fields(target, sub, depth, stack)
                 if base is None:
@@ -280,45 +280,6 @@ class _Module:
         return union(values) if values else None
 
 
-def _list(node: Mapping[str, Any], key: str) -> list[Any]:
-    value = node.get(key)
-    return value if isinstance(value, list) else []
-
-
-def _types(node: Mapping[str, Any]) -> list[str] | None:
-    kinds = node.get("type")
-    if isinstance(kinds, str):
-        return [kinds]
-    if isinstance(kinds, list) and all(isinstance(k, str) for k in kinds):
-        return list(dict.fromkeys(kinds))
-    return None
-
-
-def _json_type(value: Any) -> set[str]:
-    if isinstance(value, bool):
-        return {"boolean"}
-    if value is None:
-        return {"null"}
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return {"integer", "number"}
-    if isinstance(value, float):
-        return {"number"}
-    if isinstance(value, str):
-        return {"string"}
-    return {"array"} if isinstance(value, list) else {"object"}
-
-
-def _values(node: Mapping[str, Any], kinds: list[str] | None) -> TsType | None:
-    """The literal types of a ``const`` or ``enum`` (those ``type`` allows), if it has one."""
-    if "const" in node:
-        values = [node["const"]]
-    elif isinstance(node.get("enum"), list):
-        values = node["enum"]
-    else:
-        return None
-    return union(TsType(literal(v)) for v in values if kinds is None or _json_type(v) & set(kinds))
-
-
 def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:
     """Add ``more`` to ``fields``; a property declared by both holds both types."""
     for name, field in more.items():
@@ -331,40 +292,6 @@ def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:
                 known.required or field.required,
                 field.doc if field.doc is not None else known.doc,
             )
-
-
-_IN_PLACE_ONE = ("if", "then", "else")
-_IN_PLACE_LIST = ("allOf", "anyOf", "oneOf")
-
-
-def _evaluated(
-    tree: SchemaTree,
-    schema: SchemaFile,
-    node: dict[str, Any],
-    seen: frozenset[int] = frozenset(),
-) -> tuple[set[str], bool]:
-    """The property names the in-place subschemas of ``node`` may evaluate, and whether they
-    may evaluate any name (``patternProperties``, ``additionalProperties``...)."""
-    names = set(node.get("properties") or {})
-    open_ = (
-        bool(node.get("patternProperties"))
-        or node.get("additionalProperties", False) is not False
-        or node.get("unevaluatedProperties", False) is not False
-    )
-    subs: list[tuple[SchemaFile, Any]] = []
-    if isinstance(node.get("$ref"), str):
-        target, pointer = tree.resolve(schema, node["$ref"])
-        subs.append((target, resolve_pointer(target.data, pointer)))
-    subs += [(schema, node[k]) for k in _IN_PLACE_ONE if k in node]
-    for key in _IN_PLACE_LIST:
-        subs += [(schema, e) for e in _list(node, key)]
-    subs += [(schema, s) for s in (node.get("dependentSchemas") or {}).values()]
-    for owner, sub in subs:
-        if isinstance(sub, dict) and id(sub) not in seen:  # a reference to itself adds nothing
-            more, more_open = _evaluated(tree, owner, sub, seen | {id(node)})
-            names |= more
-            open_ = open_ or more_open
-    return names, open_
 
 
 def _render_object(fields: Mapping[str, _Field], index: TsType | None, depth: int) -> TsType:
