@@ -59,6 +59,12 @@ check: $(CORE)
 breaking: $(CORE)
 	$(PY) -m codegen breaking $(if $(AGAINST),--against $(AGAINST))
 
+## changelog: what changed in the schemas since AGAINST, per contract, and the semver bump it
+## implies (Markdown; FORMAT=json for tools), e.g. make changelog AGAINST=v1.4.2
+.PHONY: changelog
+changelog: $(CORE)
+	$(PY) -m codegen changelog $(if $(AGAINST),--against $(AGAINST)) $(if $(FORMAT),--format $(FORMAT))
+
 ## lint: the schema lint (maverick-codegen lint), ruff (lint and format check), mypy --strict
 lint: $(DEV)
 	$(PY) -m codegen lint
@@ -82,6 +88,8 @@ bench: $(DEV)
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py
 	$(PY) bench/bench_tools.py
+	$(PY) bench/bench_strings.py
+	$(PY) bench/bench_tools_load.py
 
 clean-venv:
 	rm -rf $(VENV)

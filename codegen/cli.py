@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from codegen import __version__
+from codegen.changelog_cli import changelog_options, run_changelog
 from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
 from codegen.generate_cli import generate_options, print_report, run_generate
@@ -213,6 +214,11 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when the schemas changed incompatibly since a git revision",
         run_breaking,
         breaking_options,
+    ),
+    "changelog": Command(
+        "print what changed since a git revision, per contract, and the semver bump it implies",
+        run_changelog,
+        changelog_options,
     ),
     "rules": Command("list the lint and breaking-change rules", run_rules, rules_options),
 }

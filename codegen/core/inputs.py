@@ -20,11 +20,17 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.metadata import version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from codegen.core.loader import SchemaFile, SchemaTree
 
-__all__ = ["closure_digest", "files_digest", "generator_digest", "generator_sources"]
+__all__ = [
+    "closure_digest",
+    "closure_digests",
+    "files_digest",
+    "generator_digest",
+    "generator_sources",
+]
 
 
 def files_digest(files: Iterable[SchemaFile]) -> str:
@@ -38,6 +44,19 @@ def files_digest(files: Iterable[SchemaFile]) -> str:
 def closure_digest(tree: SchemaTree, schema: SchemaFile) -> str:
     """A digest of ``schema`` and every file it references, directly or not."""
     return files_digest(tree.closure(schema))
+
+
+def closure_digests(tree: SchemaTree) -> dict[PurePosixPath, str]:
+    """:func:`closure_digest` of every file of ``tree``, by relative path (each file's text
+    is hashed once, however many closures hold it)."""
+    own = {f.rel: hashlib.sha256(f.digest_text).digest() for f in tree.files}
+    result = {}
+    for schema in tree.files:
+        sha = hashlib.sha256()
+        for member in tree.closure(schema):
+            sha.update(b"\0" + member.rel.as_posix().encode() + b"\0" + own[member.rel])
+        result[schema.rel] = sha.hexdigest()
+    return result
 
 
 def generator_sources(package: Path) -> Iterator[Path]:

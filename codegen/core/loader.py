@@ -27,6 +27,7 @@ __all__ = [
     "SchemaTree",
     "check_refs",
     "iter_subschemas",
+    "load_texts",
     "load_tree",
     "parse_schema",
 ]
@@ -335,12 +336,21 @@ def load_tree(root: Path) -> SchemaTree:
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
     resolved_root = root.resolve()
-    files: dict[PurePosixPath, SchemaFile] = {}
+    texts: dict[PurePosixPath, bytes] = {}
     for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
         if not path.resolve().is_relative_to(resolved_root):
             raise SchemaError("schema file links outside the schema folder", Location(path))
-        text, data = parse_schema(path, path.read_bytes())
-        rel = PurePosixPath(path.relative_to(root).as_posix())
+        texts[PurePosixPath(path.relative_to(root).as_posix())] = path.read_bytes()
+    return load_texts(root, texts)
+
+
+def load_texts(root: Path, texts: Mapping[PurePosixPath, bytes]) -> SchemaTree:
+    """:func:`load_tree` of files given by relative path and content, as if below ``root``
+    (the schema folder at a git revision is read this way, without writing it anywhere)."""
+    files: dict[PurePosixPath, SchemaFile] = {}
+    for rel in sorted(texts, key=PurePosixPath.as_posix):
+        path = root / rel
+        text, data = parse_schema(path, texts[rel])
         if not isinstance(data, dict):
             raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
         files[rel] = SchemaFile(path, rel, text, data, JsonPositions(text))
