@@ -60,6 +60,11 @@ export type ComplianceResult = {
    * @default []
    */
   rules_checked?: string[];
+  /**
+   * Number of files the check would have read but the secrets policy kept it from (dotenv files, keys, credentials, and the server's deny list); their content is never read.
+   * @default 0
+   */
+  secret_files_skipped?: number;
 };
 
 /** Overall verdict of a compliance check. COMPLIANT: no rule was violated. VIOLATIONS_FOUND: at least one violation was found. */

@@ -53,4 +53,9 @@ export type DependencyResult = {
    * @default []
    */
   issues?: string[];
+  /**
+   * Number of manifests the analysis would have read but the secrets policy kept it from (dotenv files, keys, credentials, and the server's deny list); their content is never read.
+   * @default 0
+   */
+  secret_files_skipped?: number;
 };

@@ -55,4 +55,9 @@ export type SearchResult = {
    * @default false
    */
   truncated?: boolean;
+  /**
+   * Number of files the search would have read but the secrets policy kept it from (dotenv files, keys, credentials, and the server's deny list); their content is never read.
+   * @default 0
+   */
+  secret_files_skipped?: number;
 };
