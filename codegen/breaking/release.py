@@ -14,12 +14,11 @@ release tag there is nothing to compare with: the configured version is the firs
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from codegen.breaking import gitref
+from codegen.breaking.changelog import Bump, changelog, next_version, sides_at
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import parse_version
 
@@ -49,7 +48,7 @@ class VersionCheck:
 
     version: str
     release: Release | None
-    bump: str  # none, patch, minor or major
+    bump: Bump
     needed: str | None  # the least version that releases the changes (None: first release)
     reasons: tuple[str, ...]  # the changes that need the bump, as path:line:col: message
 
@@ -80,29 +79,19 @@ def last_release(repo: Path, version: str) -> Release | None:
 
 def required_version(
     repo: Path, release: Release, schema_dir: Path, shown: str
-) -> tuple[str, str, list[str]]:
+) -> tuple[Bump, str, list[str]]:
     """The bump the changes from ``release`` to the work tree need, the least version that
     releases them, and the changes that need that bump (``path:line:col: message (RULE)``).
 
-    The one place the policy lives: the changelog's bump and ``next_version``. Without the
-    changelog, nothing can be decided: a :class:`CodegenError`, never a pass.
+    The one place the policy lives: the changelog's bump and its ``next_version``.
     """
-    try:
-        module: Any = importlib.import_module("codegen.breaking.changelog")
-    except ModuleNotFoundError as exc:
-        raise CodegenError(
-            "cannot decide which version the changes since the last release need: this "
-            "maverick-codegen has no changelog (codegen.breaking.changelog)",
-            rule="NPM_VERSION",
-        ) from exc
-    log = module.changelog(*module.sides_at(repo, release.tag, schema_dir, shown))
-    bump = str(log.bump)
+    log = changelog(*sides_at(repo, release.tag, schema_dir, shown))
     reasons = [
         f"{e.path}:{e.line}:{e.column}: {e.message} ({e.rule})"
         for e in log.entries
-        if e.bump == bump
+        if e.bump == log.bump
     ]
-    return bump, str(module.next_version(release.version, bump)), reasons
+    return log.bump, next_version(release.version, log.bump), reasons
 
 
 def check_version(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -209,3 +210,50 @@ def test_a_version_that_understates_the_change_is_refused_naming_it(
     assert err.startswith(f"{project / 'pyproject.toml'}:")  # at the configured version
     assert "(NPM_VERSION)" in err
     assert not (tmp_path / "pkg").exists()
+
+
+def _edit_problem(project: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    schema = project / "schemas/tools/problem.json"
+    document = json.loads(schema.read_text())
+    change(document)
+    schema.write_text(json.dumps(document, indent=2) + "\n")
+
+
+def _export_at(project: Path, version: str, out: Path) -> int:
+    configure(project, TABLE.replace('"1.0.0"', f'"{version}"'))
+    code, printed = run(project, "export", "--npm", str(out))
+    print(printed)
+    return code
+
+
+def test_the_changelog_decides_the_bump_since_the_tagged_release(
+    make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The policy itself, on a real repository: the changes since the tag v1.0.0, as the
+    changelog bumps them (documentation patch, addition minor, removal major)."""
+    project = _repository(make_project, "v1.0.0")
+    out = tmp_path / "pkg"
+    assert _export_at(project, "1.0.0", out) == 0  # the release itself, exported again
+    assert "version 1.0.0: no change since 1.0.0 (v1.0.0)" in capsys.readouterr().out
+
+    _edit_problem(project, lambda d: d.update(description="One problem found."))
+    assert _export_at(project, "1.0.0", out) == 2
+    err = capsys.readouterr().err
+    assert "version 1.0.0 is released (v1.0.0) and the schemas changed since, a patch" in err
+    assert "release them as 1.0.1" in err
+    assert _export_at(project, "1.0.1", out) == 0
+
+    _edit_problem(project, lambda d: d["properties"].update(hint={"type": "string"}))
+    assert _export_at(project, "1.0.1", out) == 2
+    err = capsys.readouterr().err
+    assert "version 1.0.1 understates the changes since 1.0.0 (v1.0.0): a minor change " in err
+    assert "needs 1.1.0 or later (schemas/tools/problem.json:" in err  # names the change
+    assert _export_at(project, "1.1.0", out) == 0
+
+    _edit_problem(project, lambda d: (d["properties"].pop("line"), d["required"].remove("line")))
+    assert _export_at(project, "1.9.0", out) == 2
+    err = capsys.readouterr().err
+    assert "a major change needs 2.0.0 or later" in err
+    assert "(PROPERTY_DELETED)" in err
+    assert _export_at(project, "2.0.0", out) == 0
+    assert json.loads((out / "package.json").read_text())["version"] == "2.0.0"
