@@ -9,6 +9,7 @@ DEV    := $(VENV)/.installed-dev
 TS_CONSUMER  := tests/consumers/typescript
 NODE_MODULES := $(TS_CONSUMER)/node_modules/.maverick-npm-ci
 EXPORT_OUT   ?= export
+NPM_OUT      ?= npm
 
 .PHONY: generate check lint test bench clean-venv
 
@@ -28,7 +29,7 @@ $(NODE_MODULES): $(TS_CONSUMER)/package.json $(TS_CONSUMER)/package-lock.json
 	npm ci --prefix $(TS_CONSUMER) --no-audit --no-fund
 	touch $@
 
-## generate: regenerate src/maverick/contracts/, docs/contracts.md and export/ from schemas/
+## generate: regenerate src/maverick/contracts/, docs/contracts.md, export/ and npm/ from schemas/
 generate: $(CORE)
 	$(PY) -m codegen generate
 
@@ -36,6 +37,12 @@ generate: $(CORE)
 .PHONY: export
 export: $(CORE)
 	$(PY) -m codegen export --out $(EXPORT_OUT)
+
+## npm: write the npm package to $(NPM_OUT) (make npm NPM_OUT=dir), refusing a version that
+## understates the changes since the last release (the git tag v<version>)
+.PHONY: npm
+npm: $(CORE)
+	$(PY) -m codegen export --npm $(NPM_OUT)
 
 ## format: rewrite the schema files in the canonical layout (key order, 2-space JSON)
 .PHONY: format
@@ -76,6 +83,7 @@ test: $(DEV) $(NODE_MODULES)
 ## bench: the benchmarks (they print ratios measured in one run)
 bench: $(DEV)
 	$(PY) bench/bench_codegen.py
+	$(PY) bench/bench_npm.py
 	$(PY) bench/bench_validate_output.py
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py

@@ -29,6 +29,7 @@ from codegen.governance_cli import (
     run_lint,
     run_rules,
 )
+from codegen.npm_cli import npm_option, prepare_npm
 
 __all__ = ["main"]
 
@@ -141,8 +142,10 @@ def _export_options(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="folder to write the export to (default: export_dir of [tool.maverick-codegen])",
+        help="folder to write the export to (default: export_dir of [tool.maverick-codegen], "
+        "unless only --npm is given)",
     )
+    npm_option(parser)
 
 
 def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
@@ -150,27 +153,34 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate.targets import Output, export_target  # noqa: PLC0415
     from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
-    folder = args.out if args.out is not None else config.export_dir
-    if folder is None:
+    # --npm alone writes the package only; otherwise the export goes to --out or export_dir.
+    folder = args.out if args.out is not None or args.npm else config.export_dir
+    if folder is None and args.npm is None:
         raise CodegenError(
             "export needs --out DIR (or export_dir in [tool.maverick-codegen])", rule="CONFIG"
         )
-    resolved = folder.resolve()
+    mine = folder.resolve() if folder is not None else None
     for name in ("schema_dir", "output_dir"):
         other = getattr(config, name).resolve()
-        if resolved.is_relative_to(other) or other.is_relative_to(resolved):
+        if mine is not None and (mine.is_relative_to(other) or other.is_relative_to(mine)):
             raise CodegenError(
                 f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
+    npm = prepare_npm(args.npm, config, folder) if args.npm is not None else None
     plan = build_plan(config)
-    target = export_target(folder, folder.as_posix())
-    report = write_outputs([Output(target, plan.export_files)])
+    outputs = [Output(npm.target, plan.npm_files)] if npm is not None else []
+    if folder is not None:
+        outputs.insert(0, Output(export_target(folder, folder.as_posix()), plan.export_files))
+    report = write_outputs(outputs)
     print_report(report, out)
+    where = " and ".join(str(f) for f in (folder, args.npm) if f is not None)
     print(
-        f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "
+        f"exported {len(plan.contracts)} contracts to {where}: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
         file=out,
     )
+    if npm is not None:
+        print(f"npm package {args.npm}: {npm.version.describe()}", file=out)
     return EXIT_OK
 
 
@@ -185,7 +195,8 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
     ),
     "export": Command(
-        "write the schemas for consumers that are not Python (files, bundle, index) to a folder",
+        "write the schemas for consumers that are not Python (files, bundle, index) to a folder, "
+        "and the npm package (--npm)",
         _export,
         _export_options,
     ),

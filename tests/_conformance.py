@@ -35,6 +35,7 @@ from typing import Any
 import hypothesis.strategies as st
 import jsonschema
 import pydantic
+from hypothesis import HealthCheck, given, settings
 from hypothesis.internal.conjecture import utils as conjecture_utils
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -508,3 +509,31 @@ class Tally:
 
     def smallest(self, count: int = 3) -> list[tuple[str, Any, str]]:
         return sorted(self.disagreements, key=lambda d: len(json.dumps(d[1])))[:count]
+
+
+# ------------------------------------------------------------------ drawing documents
+def draw_with_mutations(
+    strategy: st.SearchStrategy[Any], rules: list[Any], examples: int, kind: str
+) -> list[tuple[str, Any]]:
+    """Documents drawn from ``strategy`` (``kind``), each followed by one of :data:`MUTATIONS`
+    of it (``mutated by <mutation>``); derandomized, so every run draws the same ones. A draw
+    whose mutation Hypothesis abandons leaves its document alone."""
+    drawn: list[tuple[str, Any]] = []
+
+    @settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(data=st.data())
+    def draw(data: st.DataObject) -> None:
+        document = data.draw(strategy, label=kind)
+        drawn.append((kind, document))
+        mutation = data.draw(st.sampled_from(MUTATIONS), label="mutation")
+        mutated = mutation(data, json.loads(json.dumps(document)), rules)
+        drawn.append((f"mutated by {mutation.__name__}", mutated))
+
+    draw()
+    return drawn

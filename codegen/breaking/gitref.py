@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from codegen.core.errors import CodegenError, Location, SchemaError
 from codegen.core.loader import SchemaTree, load_texts
 
-__all__ = ["default_ref", "parse_ref", "tree_at"]
+__all__ = ["default_ref", "parse_ref", "tags", "tree_at"]
 
 
 def _git(repo: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -39,6 +39,15 @@ def default_ref(repo: Path) -> str:
     done = _git(repo, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
     name = done.stdout.decode().strip()
     return name if done.returncode == 0 and name else "HEAD"
+
+
+def tags(repo: Path, pattern: str) -> list[str]:
+    """The tags of the repository holding ``repo`` that match the glob ``pattern``."""
+    _toplevel(repo)  # a clear error outside a repository
+    done = _git(repo, "tag", "--list", pattern)
+    if done.returncode != 0:
+        raise CodegenError(f"git tag failed: {done.stderr.decode().strip()}", rule="GIT")
+    return done.stdout.decode().split()
 
 
 def parse_ref(text: str) -> str:

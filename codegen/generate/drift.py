@@ -76,7 +76,7 @@ def fast_check_key(config: Config, targets: Iterable[Target]) -> str:
     """A hash of every input of generation: schemas, configuration, generator, tool versions."""
     sha = hashlib.sha256()
     sha.update(f"{__version__}|{version('datamodel-code-generator')}|{version('ruff')}".encode())
-    sha.update(repr((sorted(config.agents.items()), config.package)).encode())
+    sha.update(repr((sorted(config.agents.items()), config.package, config.npm)).encode())
     sha.update(repr([(t.name, t.display, t.ownership) for t in targets]).encode())
     generator = Path(codegen.__file__).parent
     sources = sorted(generator_sources(generator))

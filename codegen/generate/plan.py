@@ -31,6 +31,7 @@ from codegen.generate.docs import render_docs
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python
 from codegen.generate.header import digest, header, templates
+from codegen.generate.npm import render_npm
 from codegen.generate.package import names_digest, package_inits, registry_files
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import rule_messages
@@ -65,11 +66,20 @@ class Plan:
         return render_export(self.tree, self.contracts, self.output_schemas, source)
 
     @cached_property
+    def npm_files(self) -> Mapping[PurePosixPath, str]:
+        """The npm package (``[tool.maverick-codegen.export]``); empty when not configured."""
+        if self.config.npm is None:
+            return {}
+        source = f"{self.config.display(self.config.schema_dir)}/"
+        return render_npm(self.config.npm, self.tree, self.contracts, self.export_files, source)
+
+    @cached_property
     def outputs(self) -> tuple[Output, ...]:
         render: dict[str, Callable[[], Mapping[PurePosixPath, str]]] = {
             "code": lambda: self.files,
             "docs": self._docs_files,
             "export": lambda: self.export_files,
+            "npm": lambda: self.npm_files,
         }
         return tuple(Output(t, render[t.name]()) for t in targets_of(self.config))
 
