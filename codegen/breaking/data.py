@@ -17,12 +17,11 @@ from typing import Any
 from codegen.breaking.engine.facts import Found
 from codegen.breaking.engine.inclusion import Break, breaks
 from codegen.breaking.engine.literals import Lit
-from codegen.breaking.engine.nodes import SNode, root
+from codegen.breaking.engine.nodes import SNode, counterpart, root
 from codegen.breaking.engine.solver import Solver
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
-from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
 
@@ -45,14 +44,8 @@ def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
     """Whether a node says in ``other`` (same file, same place) what it says here."""
 
     def unchanged(node: SNode) -> bool:
-        home = other.by_rel.get(node.home.rel)
-        if home is None:
-            return False
-        try:
-            value = resolve_pointer(home.data, node.pointer)
-        except LookupError:
-            return False
-        return solver.search.same(node, SNode(other, home, node.pointer, value))
+        there = counterpart(other, node)
+        return there is not None and solver.search.same(node, there)
 
     return unchanged
 

@@ -20,6 +20,7 @@ from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.inclusion import Break, node_at
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
+from codegen.breaking.engine.nodes import counterpart as counterpart_in
 from codegen.breaking.walk import describe
 from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
@@ -51,7 +52,7 @@ def explain(
     node = node_at(refusing, path) if path else refusing
     step: Step = path[-1] if path else ("$self",)
     pointer = _pointer(node, step)
-    counterpart = _counterpart(other, node)
+    counterpart = counterpart_in(other, node)
     rule_at = _rule_on(refusing, path)
     value = located(refusing, path, item.witness) if item.decided else None
     subject = describe(node.home.title, node.pointer)
@@ -108,18 +109,6 @@ def _pointer(node: SNode, step: Step) -> str:
         return f"{node.pointer}/required/{node.obj['required'].index(step[1])}"
     tokens = "/".join(escape_pointer(t) for t in step)
     return f"{node.pointer}/{tokens}"
-
-
-def _counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
-    """The node at the same file and pointer in the other version, if there is one."""
-    home = tree.by_rel.get(node.home.rel)
-    if home is None:
-        return None
-    try:
-        value = resolve_pointer(home.data, node.pointer)
-    except LookupError:
-        return None
-    return SNode(tree, home, node.pointer, value)
 
 
 def _placed(

@@ -23,9 +23,12 @@ from codegen.breaking.engine.evaluation import Scenario
 from codegen.breaking.engine.nodes import SNode, Unsupported
 
 __all__ = [
+    "ARRAY_KEYWORDS",
     "IMPOSSIBLE",
     "KINDS",
     "NUMERIC",
+    "OBJECT_KEYWORDS",
+    "STRING_KEYWORDS",
     "AddIf",
     "Alt",
     "Atom",
@@ -54,6 +57,14 @@ __all__ = [
 
 KINDS = ("null", "boolean", "integer", "fraction", "string", "array", "object")
 NUMERIC = ("integer", "fraction")
+STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
+ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains",
+                  "unevaluatedItems")  # fmt: skip
+OBJECT_KEYWORDS = ("minProperties", "maxProperties", "required", "dependentRequired",
+                   "properties", "patternProperties", "additionalProperties",
+                   "unevaluatedProperties", "propertyNames")  # fmt: skip
+"""The assertions and applicators that constrain strings, arrays and objects only (besides
+``maxContains``, with ``contains``, and ``dependentSchemas``, an in-place applicator)."""
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,11 @@ from collections.abc import Callable
 from codegen.breaking.engine.evaluate import Step, kind_of, type_kinds
 from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.literals import (
+    ARRAY_KEYWORDS,
     IMPOSSIBLE,
     NUMERIC,
+    OBJECT_KEYWORDS,
+    STRING_KEYWORDS,
     Alt,
     Atom,
     Count,
@@ -194,32 +197,7 @@ def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
 
 
 _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {
-    **{k: ("string", _not_string) for k in ("minLength", "maxLength", "pattern")},
-    **{
-        k: ("array", _not_array)
-        for k in (
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "prefixItems",
-            "items",
-            "unevaluatedItems",
-            "contains",
-            "maxContains",
-        )
-    },
-    **{
-        k: ("object", _not_object)
-        for k in (
-            "minProperties",
-            "maxProperties",
-            "required",
-            "dependentRequired",
-            "properties",
-            "patternProperties",
-            "additionalProperties",
-            "unevaluatedProperties",
-            "propertyNames",
-        )
-    },
+    **{k: ("string", _not_string) for k in STRING_KEYWORDS},
+    **{k: ("array", _not_array) for k in (*ARRAY_KEYWORDS, "maxContains")},
+    **{k: ("object", _not_object) for k in OBJECT_KEYWORDS},
 }

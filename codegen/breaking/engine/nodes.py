@@ -21,6 +21,7 @@ __all__ = [
     "IGNORED",
     "SNode",
     "Unsupported",
+    "counterpart",
     "json_equal",
     "root",
     "same",
@@ -92,6 +93,18 @@ class SNode:
 def root(tree: SchemaTree, schema: SchemaFile) -> SNode:
     """The root schema of one file."""
     return SNode(tree, schema, "", schema.data)
+
+
+def counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
+    """The node at the same file and pointer in another version, if there is one."""
+    home = tree.by_rel.get(node.home.rel)
+    if home is None:
+        return None
+    try:
+        value = resolve_pointer(home.data, node.pointer)
+    except LookupError:
+        return None
+    return SNode(tree, home, node.pointer, value)
 
 
 # ---------------------------------------------------------------------------- equality

@@ -16,7 +16,10 @@ from typing import Any
 from codegen.breaking.engine.evaluate import kind_of, type_kinds
 from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.literals import (
+    ARRAY_KEYWORDS,
     NUMERIC,
+    OBJECT_KEYWORDS,
+    STRING_KEYWORDS,
     AddIf,
     Alt,
     Atom,
@@ -222,33 +225,8 @@ _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
     "enum": _values,
     "const": _const,
     **{k: _keyed(k, _number_key) for k in _NUMBER_ATOMS},
-    **{k: _keyed(k, _string_key) for k in ("minLength", "maxLength", "pattern")},
-    **{
-        k: _keyed(k, _array_key)
-        for k in (
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "prefixItems",
-            "items",
-            "contains",
-            "unevaluatedItems",
-        )
-    },
-    **{
-        k: _keyed(k, _object_key)
-        for k in (
-            "properties",
-            "patternProperties",
-            "additionalProperties",
-            "unevaluatedProperties",
-            "propertyNames",
-            "required",
-            "dependentRequired",
-            "minProperties",
-            "maxProperties",
-            "dependentSchemas",
-        )
-    },
+    **{k: _keyed(k, _string_key) for k in STRING_KEYWORDS},
+    **{k: _keyed(k, _array_key) for k in ARRAY_KEYWORDS},
+    **{k: _keyed(k, _object_key) for k in (*OBJECT_KEYWORDS, "dependentSchemas")},
     **{k: _keyed(k, _applicator) for k in ("allOf", "$ref", "not", "anyOf", "oneOf", "if")},
 }
