@@ -9,6 +9,7 @@ DEV    := $(VENV)/.installed-dev
 TS_CONSUMER  := tests/consumers/typescript
 NODE_MODULES := $(TS_CONSUMER)/node_modules/.maverick-npm-ci
 EXPORT_OUT   ?= export
+NPM_OUT      ?= npm
 
 .PHONY: generate check lint test bench clean-venv
 
@@ -28,7 +29,7 @@ $(NODE_MODULES): $(TS_CONSUMER)/package.json $(TS_CONSUMER)/package-lock.json
 	npm ci --prefix $(TS_CONSUMER) --no-audit --no-fund
 	touch $@
 
-## generate: regenerate src/maverick/contracts/, docs/contracts.md and export/ from schemas/
+## generate: regenerate src/maverick/contracts/, docs/contracts.md, export/ and npm/ from schemas/
 generate: $(CORE)
 	$(PY) -m codegen generate
 
@@ -36,6 +37,12 @@ generate: $(CORE)
 .PHONY: export
 export: $(CORE)
 	$(PY) -m codegen export --out $(EXPORT_OUT)
+
+## npm: write the npm package to $(NPM_OUT) (make npm NPM_OUT=dir), refusing a version that
+## understates the changes since the last release (the git tag v<version>)
+.PHONY: npm
+npm: $(CORE)
+	$(PY) -m codegen export --npm $(NPM_OUT)
 
 ## format: rewrite the schema files in the canonical layout (key order, 2-space JSON)
 .PHONY: format
@@ -51,6 +58,12 @@ check: $(CORE)
 .PHONY: breaking
 breaking: $(CORE)
 	$(PY) -m codegen breaking $(if $(AGAINST),--against $(AGAINST))
+
+## changelog: what changed in the schemas since AGAINST, per contract, and the semver bump it
+## implies (Markdown; FORMAT=json for tools), e.g. make changelog AGAINST=v1.4.2
+.PHONY: changelog
+changelog: $(CORE)
+	$(PY) -m codegen changelog $(if $(AGAINST),--against $(AGAINST)) $(if $(FORMAT),--format $(FORMAT))
 
 ## lint: the schema lint (maverick-codegen lint), ruff (lint and format check), mypy --strict
 lint: $(DEV)
@@ -71,10 +84,14 @@ test: $(DEV) $(NODE_MODULES)
 bench: $(DEV)
 	$(PY) bench/bench_codegen.py
 	$(PY) bench/bench_speed.py
+	$(PY) bench/bench_npm.py
 	$(PY) bench/bench_validate_output.py
 	$(PY) bench/bench_suite.py
 	$(PY) bench/bench_watch.py
 	$(PY) bench/bench_tools.py
+	$(PY) bench/bench_strings.py
+	$(PY) bench/bench_tools_load.py
+	$(PY) bench/bench_breaking.py
 
 clean-venv:
 	rm -rf $(VENV)

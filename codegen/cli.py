@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from codegen import __version__
+from codegen.changelog_cli import changelog_options, run_changelog
 from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
 from codegen.generate_cli import generate_options, print_report, run_generate
@@ -28,6 +29,7 @@ from codegen.governance_cli import (
     run_lint,
     run_rules,
 )
+from codegen.npm_cli import npm_option, prepare_npm
 
 __all__ = ["main"]
 
@@ -137,8 +139,10 @@ def _export_options(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="folder to write the export to (default: export_dir of [tool.maverick-codegen])",
+        help="folder to write the export to (default: export_dir of [tool.maverick-codegen], "
+        "unless only --npm is given)",
     )
+    npm_option(parser)
 
 
 def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
@@ -146,26 +150,34 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate.targets import export_target  # noqa: PLC0415
     from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
-    folder = args.out if args.out is not None else config.export_dir
-    if folder is None:
+    # --npm alone writes the package only; otherwise the export goes to --out or export_dir.
+    folder = args.out if args.out is not None or args.npm else config.export_dir
+    if folder is None and args.npm is None:
         raise CodegenError(
             "export needs --out DIR (or export_dir in [tool.maverick-codegen])", rule="CONFIG"
         )
-    resolved = folder.resolve()
+    mine = folder.resolve() if folder is not None else None
     for name in ("schema_dir", "output_dir"):
         other = getattr(config, name).resolve()
-        if resolved.is_relative_to(other) or other.is_relative_to(resolved):
+        if mine is not None and (mine.is_relative_to(other) or other.is_relative_to(mine)):
             raise CodegenError(
                 f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
+    npm = prepare_npm(args.npm, config, folder) if args.npm is not None else None
     plan = build_plan(config, reuse=True)
-    report = write_outputs([plan.export_to(export_target(folder, folder.as_posix()))])
+    outputs = [plan.npm_to(npm.target)] if npm is not None else []
+    if folder is not None:
+        outputs.insert(0, plan.export_to(export_target(folder, folder.as_posix())))
+    report = write_outputs(outputs)
     print_report(report, out)
+    where = " and ".join(str(f) for f in (folder, args.npm) if f is not None)
     print(
-        f"exported {len(plan.contracts)} contracts to {folder}: {len(report.written)} written, "
+        f"exported {len(plan.contracts)} contracts to {where}: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed",
         file=out,
     )
+    if npm is not None:
+        print(f"npm package {args.npm}: {npm.version.describe()}", file=out)
     return EXIT_OK
 
 
@@ -180,7 +192,8 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when generated code has drifted from the schemas", _check, _check_options
     ),
     "export": Command(
-        "write the schemas for consumers that are not Python (files, bundle, index) to a folder",
+        "write the schemas for consumers that are not Python (files, bundle, index) to a folder, "
+        "and the npm package (--npm)",
         _export,
         _export_options,
     ),
@@ -198,6 +211,11 @@ COMMANDS: dict[str, Command] = {
         "fail (exit 1) when the schemas changed incompatibly since a git revision",
         run_breaking,
         breaking_options,
+    ),
+    "changelog": Command(
+        "print what changed since a git revision, per contract, and the semver bump it implies",
+        run_changelog,
+        changelog_options,
     ),
     "rules": Command("list the lint and breaking-change rules", run_rules, rules_options),
 }

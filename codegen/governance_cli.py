@@ -18,6 +18,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.core.report import FORMATS, render
 
 __all__ = [
+    "against_option",
     "breaking_options",
     "format_option",
     "format_options",
@@ -141,13 +142,18 @@ def run_format(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
 
-def breaking_options(parser: argparse.ArgumentParser) -> None:
+def against_option(parser: argparse.ArgumentParser) -> None:
+    """``--against REF``: the git revision ``breaking`` and ``changelog`` compare with."""
     parser.add_argument(
         "--against",
         metavar="REF",
-        help="git revision to compare with, e.g. HEAD~1, main or '.git#branch=main' "
+        help="git revision to compare with, e.g. HEAD~1, main, v1.4.2 or '.git#branch=main' "
         "(default: the upstream branch if one is configured, else HEAD)",
     )
+
+
+def breaking_options(parser: argparse.ArgumentParser) -> None:
+    against_option(parser)
     parser.add_argument(
         "--categories",
         metavar="LIST",

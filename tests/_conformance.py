@@ -35,6 +35,7 @@ from typing import Any
 import hypothesis.strategies as st
 import jsonschema
 import pydantic
+from hypothesis import HealthCheck, given, settings
 from hypothesis.internal.conjecture import utils as conjecture_utils
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -114,7 +115,11 @@ def _inline(
 def _closed_equivalent(tree: SchemaTree, schema: SchemaFile) -> dict[str, Any]:
     """A contract's root with its ``allOf`` bases merged in and closed by additionalProperties."""
     data = copy.deepcopy(schema.data)
-    bases = [e for e in data.get("allOf", []) if isinstance(e, dict) and "$ref" in e]
+    bases = [  # other files: a local $ref is no base of the ToolResult pattern
+        e
+        for e in data.get("allOf", [])
+        if isinstance(e, dict) and isinstance(e.get("$ref"), str) and not e["$ref"].startswith("#")
+    ]
     if data.get("unevaluatedProperties") is not False or not bases:
         return data
     properties: dict[str, Any] = {}
@@ -221,15 +226,20 @@ def _to_draft7(node: Any) -> Any:
     return result
 
 
-def draft7_generation_schema(tree: SchemaTree, title: str, depth: int = 3) -> dict[str, Any]:
+def draft7_generation_schema(
+    tree: SchemaTree, title: str, depth: int = 3, *, merge_bases: bool = False
+) -> dict[str, Any]:
     """A draft-7 schema hypothesis-jsonschema generates candidate instances of ``title`` from.
 
     References are inlined (a recursive one is cut ``depth`` references down) and the draft
-    2020-12 keywords rewritten by :func:`_to_draft7`. Not equivalent to the contract: its
-    instances are candidates, each judged by :func:`ecma_validator_for`.
+    2020-12 keywords rewritten by :func:`_to_draft7`; with ``merge_bases``, a subclass closed
+    by ``unevaluatedProperties: false`` first gets its ``allOf`` bases merged in (as
+    :func:`generation_schema` does), which hypothesis-jsonschema can satisfy. Not equivalent to
+    the contract: its instances are candidates, each judged by :func:`ecma_validator_for`.
     """
     schema = tree.by_title[title]
-    simplified = _to_draft7(_inline(tree, schema, schema.data, cut_at=depth))
+    data = _closed_equivalent(tree, schema) if merge_bases else schema.data
+    simplified = _to_draft7(_inline(tree, schema, data, cut_at=depth))
     assert isinstance(simplified, dict)
     return simplified
 
@@ -499,3 +509,31 @@ class Tally:
 
     def smallest(self, count: int = 3) -> list[tuple[str, Any, str]]:
         return sorted(self.disagreements, key=lambda d: len(json.dumps(d[1])))[:count]
+
+
+# ------------------------------------------------------------------ drawing documents
+def draw_with_mutations(
+    strategy: st.SearchStrategy[Any], rules: list[Any], examples: int, kind: str
+) -> list[tuple[str, Any]]:
+    """Documents drawn from ``strategy`` (``kind``), each followed by one of :data:`MUTATIONS`
+    of it (``mutated by <mutation>``); derandomized, so every run draws the same ones. A draw
+    whose mutation Hypothesis abandons leaves its document alone."""
+    drawn: list[tuple[str, Any]] = []
+
+    @settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(data=st.data())
+    def draw(data: st.DataObject) -> None:
+        document = data.draw(strategy, label=kind)
+        drawn.append((kind, document))
+        mutation = data.draw(st.sampled_from(MUTATIONS), label="mutation")
+        mutated = mutation(data, json.loads(json.dumps(document)), rules)
+        drawn.append((f"mutated by {mutation.__name__}", mutated))
+
+    draw()
+    return drawn

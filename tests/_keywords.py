@@ -29,15 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import hypothesis.strategies as st
-from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 
 from codegen.core.loader import SchemaTree, iter_subschemas, load_tree
 from codegen.generate.rules import find_rules
 from tests._conformance import (
-    MUTATIONS,
     draft7_generation_schema,
+    draw_with_mutations,
     ecma_validator_for,
     install_hypothesis_jsonschema_shim,
 )
@@ -247,25 +245,7 @@ def _drawn(tree: SchemaTree, name: str) -> list[tuple[str, Any]]:
     install_hypothesis_jsonschema_shim()
     strategy = from_schema(draft7_generation_schema(tree, name))
     rules = [rule for _, rule in find_rules(rules_with_bases(tree, name))]
-    drawn: list[tuple[str, Any]] = []
-
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(data=st.data())
-    def draw(data: st.DataObject) -> None:
-        document = data.draw(strategy, label="candidate")
-        drawn.append(("generated", document))
-        mutation = data.draw(st.sampled_from(MUTATIONS), label="mutation")
-        mutated = mutation(data, json.loads(json.dumps(document)), rules)
-        drawn.append((f"mutated by {mutation.__name__}", mutated))
-
-    draw()
-    return drawn
+    return draw_with_mutations(strategy, rules, EXAMPLES, "generated")
 
 
 def collect_cases(tree: SchemaTree) -> list[Case]:

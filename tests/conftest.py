@@ -40,6 +40,14 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def commit_all(repo: Path, message: str = "first") -> Path:
+    """``repo`` made a git repository (branch main) whose one commit holds all it holds."""
+    assert git(repo, "init", "-q", "-b", "main").returncode == 0
+    assert git(repo, "add", "-A").returncode == 0
+    assert git(repo, "commit", "-qm", message).returncode == 0
+    return repo
+
+
 @pytest.fixture
 def make_project(tmp_path: Path) -> Callable[[str], Path]:
     """Copy a golden case (its pyproject.toml and schemas/, not its expected output) to tmp."""

@@ -20,7 +20,8 @@ from tests.conftest import REPO
 ROOTS = {"codegen": REPO / "codegen", "maverick": REPO / "src" / "maverick"}
 
 # Each layer of the generator and what it must never import (cli -> jobs -> core).
-CLI = ("codegen.cli", "codegen.governance_cli", "codegen.generate_cli")
+CLI = ("codegen.cli", "codegen.governance_cli", "codegen.generate_cli", "codegen.changelog_cli",
+       "codegen.npm_cli")  # fmt: skip
 FORBIDDEN = {
     "codegen.core": ("codegen.generate", "codegen.lint", "codegen.breaking", *CLI),
     "codegen.generate": ("codegen.lint", "codegen.breaking", *CLI),
@@ -29,8 +30,10 @@ FORBIDDEN = {
     "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),
     "maverick.contracts": ("maverick.agents", "maverick.output", "maverick.workflows",
                            "maverick.tools", "mcp", "mcp_types"),
-    "maverick.tools.results": ("mcp", "mcp_types", "maverick.agents"),
-    "maverick.tools.codebase": ("mcp", "mcp_types", "maverick.agents"),
+    **{f"maverick.tools.{name}": ("mcp", "mcp_types", "maverick.agents",
+                                  "maverick.tools.mcp_server")
+       for name in ("results", "codebase", "base", "workspace", "policy", "search", "files",
+                    "patterns", "deps", "hard_mode")},
 }  # fmt: skip
 
 

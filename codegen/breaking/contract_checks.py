@@ -1,20 +1,18 @@
 """The contract checks of the breaking-change rules: small functions of one contract pair.
 
 Each sees a :class:`~codegen.breaking.walk.ContractPair` and yields hits naming their rule:
-a changed title, a moved file, a deleted class, a changed base, changed cross-field rules.
-Messages are past tense and name the contract.
+a changed title, a moved file, a deleted class, a changed base: what generated code that used
+the contract depends on. Messages are past tense and name the contract.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator
 
-from codegen.breaking.node_checks import Hit, members
+from codegen.breaking.node_checks import Hit
 from codegen.breaking.walk import ContractPair, Node
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
-from codegen.generate.rules import find_rules
 
 __all__ = ["CONTRACT_CHECKS"]
 
@@ -86,85 +84,9 @@ def base_changed(pair: ContractPair) -> Iterator[Hit]:
         yield Hit("BASE_CHANGED", _root(pair, pointer=pointer), message)
 
 
-def _types(value: Any) -> set[str]:
-    kinds = value.get("type") if isinstance(value, dict) else None
-    return set(kinds if isinstance(kinds, list) else [kinds]) if kinds else set()
-
-
-def _implied(node: Any, declaration: Any) -> Any:
-    """``node`` without a ``type`` that the property's own declaration already implies."""
-    declared, stated = _types(declaration), _types(node)
-    if declared and stated and all(t in stated or (t == "integer" and "number" in stated)
-                                   for t in declared):  # fmt: skip
-        return {k: v for k, v in node.items() if k != "type"}
-    return node
-
-
-def _normal(value: Any, declared: Mapping[str, Any]) -> Any:
-    """A rule as compared: annotations dropped, and ``type``s its properties imply.
-
-    ``declared`` maps the contract's properties to their schemas at the rule's own level;
-    a rule's ``properties`` only apply to a present property, which always satisfies its
-    declaration, so a ``type`` it implies changes nothing.
-    """
-    if isinstance(value, list):
-        return [_normal(item, declared) for item in value]
-    if not isinstance(value, dict):
-        return value
-    result = {}
-    for key, sub in value.items():
-        if key in ("description", "$comment"):
-            continue
-        if key == "properties" and isinstance(sub, dict):
-            result[key] = {n: _implied(_normal(s, {}), declared.get(n)) for n, s in sub.items()}
-        else:
-            result[key] = _normal(sub, declared)
-    return result
-
-
-def _label(rule: Any) -> str:
-    text = rule.get("description") if isinstance(rule, dict) else None
-    return f'"{text}"' if isinstance(text, str) and text else "(no description)"
-
-
-def _declared(pair: ContractPair, *, previous: bool) -> dict[str, Any]:
-    return {name: node.value for name, node in members(_root(pair, previous=previous))[0].items()}
-
-
-def rules_changed(pair: ContractPair) -> Iterator[Hit]:
-    before = {pointer: rule for pointer, rule in find_rules(pair.prev.data)}
-    after = {pointer: rule for pointer, rule in find_rules(pair.cur.data)}
-    old_props, new_props = _declared(pair, previous=True), _declared(pair, previous=False)
-    for pointer, rule in list(after.items()):
-        normal = _normal(rule, new_props)
-        match = next((p for p, r in before.items() if _normal(r, old_props) == normal), None)
-        if match is not None:
-            del before[match], after[pointer]
-    for pointer, rule in sorted(after.items()):
-        where = _root(pair, pointer=pointer)
-        if pointer in before:
-            message = (
-                f"Cross-field rule {_label(rule)} of {pair.name} ({pointer or '/'}) was changed."
-            )
-            yield Hit("RULE_CHANGED", where, message)
-        else:
-            message = (
-                f"Cross-field rule {_label(rule)} was added to {pair.name} ({pointer or '/'})."
-            )
-            yield Hit("RULE_ADDED", where, message)
-    for pointer, rule in sorted(before.items()):
-        if pointer not in after:
-            message = (
-                f"Previously present cross-field rule {_label(rule)} of {pair.prev.title} "
-                f"({pointer or '/'}) was deleted."
-            )
-            yield Hit("RULE_REMOVED", _root(pair, previous=True, pointer=pointer), message)
-
-
 CONTRACT_CHECKS: tuple[Callable[[ContractPair], Iterator[Hit]], ...] = (
     title_changed,
     file_moved,
     class_deleted,
     base_changed,
-    rules_changed,
 )

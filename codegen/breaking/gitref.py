@@ -1,9 +1,9 @@
 """Read the schema folder as it was at a git revision, without touching the work tree.
 
 ``git ls-tree`` lists the files at the revision and one ``git cat-file --batch`` process
-reads them all; the texts are loaded by :func:`codegen.core.loader.load_tree` from a private
-temporary folder, so the previous version passes the same checks as the current one. The
-index, the work tree and the refs are never written.
+reads them all; the texts are loaded by :func:`codegen.core.loader.load_texts` in memory, so
+the previous version passes the same checks as the current one. Nothing is written: not the
+index, the work tree, the refs, nor a temporary folder.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import tempfile
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError, Location, SchemaError
-from codegen.core.loader import SchemaTree, load_tree
+from codegen.core.loader import SchemaTree, load_texts
 
-__all__ = ["default_ref", "parse_ref", "tree_at"]
+__all__ = ["default_ref", "parse_ref", "tags", "tree_at"]
 
 
 def _git(repo: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -39,6 +39,15 @@ def default_ref(repo: Path) -> str:
     done = _git(repo, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
     name = done.stdout.decode().strip()
     return name if done.returncode == 0 and name else "HEAD"
+
+
+def tags(repo: Path, pattern: str) -> list[str]:
+    """The tags of the repository holding ``repo`` that match the glob ``pattern``."""
+    _toplevel(repo)  # a clear error outside a repository
+    done = _git(repo, "tag", "--list", pattern)
+    if done.returncode != 0:
+        raise CodegenError(f"git tag failed: {done.stderr.decode().strip()}", rule="GIT")
+    return done.stdout.decode().split()
 
 
 def parse_ref(text: str) -> str:
@@ -97,22 +106,14 @@ def tree_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> SchemaTree | 
     files = _files_at(repo, commit, "" if prefix == "." else prefix)
     if not files:
         return None
-    with tempfile.TemporaryDirectory(prefix="maverick-breaking-") as folder:
-        root = Path(folder)
-        for rel, data in files.items():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_bytes(data)
-        try:
-            return load_tree(root)
-        except SchemaError as exc:
-            where = exc.location or Location(root)
-            rel_path = (
-                where.path.relative_to(root) if where.path.is_relative_to(root) else where.path
-            )
-            raise CodegenError(
-                f"the schemas at {ref} do not load: {exc.message}",
-                Location(
-                    Path(f"{ref}:{shown}/{rel_path}"), where.line, where.column, where.pointer
-                ),
-                exc.rule,
-            ) from exc
+    root = Path(tempfile.gettempdir()) / f"maverick-breaking-{commit[:12]}"  # never written
+    try:
+        return load_texts(root, files)
+    except SchemaError as exc:
+        where = exc.location or Location(root)
+        rel_path = where.path.relative_to(root) if where.path.is_relative_to(root) else where.path
+        raise CodegenError(
+            f"the schemas at {ref} do not load: {exc.message}",
+            Location(Path(f"{ref}:{shown}/{rel_path}"), where.line, where.column, where.pointer),
+            exc.rule,
+        ) from exc

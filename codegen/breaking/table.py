@@ -15,13 +15,16 @@ additive changes only, old checkpoints keep loading: ``CODEGEN``, ``DATA_BACKWAR
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from codegen.breaking.contract_checks import CONTRACT_CHECKS
+from codegen.breaking.data import data_findings
 from codegen.breaking.node_checks import NODE_CHECKS, Hit
 from codegen.breaking.walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
 from codegen.core.errors import CodegenError
+from codegen.core.inputs import closure_digests
 from codegen.core.loader import SchemaFile
 from codegen.core.report import Finding
 
@@ -51,7 +54,7 @@ class BreakingRule:
 
 
 BREAKING_RULES: tuple[BreakingRule, ...] = (
-    BreakingRule("CONTRACT_DELETED", (_C, _B, _F), "a contract (schema file) was deleted"),
+    BreakingRule("CONTRACT_DELETED", (_C, _B), "a contract (schema file) was deleted"),
     BreakingRule("CONTRACT_ID_CHANGED", (_C,), "a contract's $id was changed"),
     BreakingRule("CONTRACT_TITLE_CHANGED", (_C,), "a contract's title (its class name) changed"),
     BreakingRule(
@@ -60,17 +63,19 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     BreakingRule(
         "CLASS_DELETED", (_C,), "a titled $defs entry (a generated class) was deleted or renamed"
     ),
-    BreakingRule("BASE_CHANGED", (_C, _B, _F), "the allOf bases a contract extends changed"),
+    BreakingRule(
+        "BASE_CHANGED", (_C,), "the allOf bases a contract extends (its class bases) changed"
+    ),
     BreakingRule(
         "PROPERTY_DELETED",
-        (_C, _B, _F),
-        "a property was deleted (DATA_BACKWARD under a closed content model): deprecate it instead",
+        (_C, _B),
+        "a property was deleted (DATA_BACKWARD too under a closed content model): deprecate it",
     ),
     BreakingRule(
         "PROPERTY_ADDED_REQUIRED", (_B,), "a property was added as required: old data lacks it"
     ),
     BreakingRule("PROPERTY_MADE_REQUIRED", (_B,), "an optional property was made required"),
-    BreakingRule("TYPE_NARROWED", (_B,), "a value accepts fewer JSON types than before"),
+    BreakingRule("TYPE_NARROWED", (_B,), "a value refuses a JSON type it accepted"),
     BreakingRule(
         "ENUM_VALUE_REMOVED", (_B,), "an enum value was removed, or a value set introduced"
     ),
@@ -78,15 +83,15 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     BreakingRule(
         "CONSTRAINT_TIGHTENED",
         (_B,),
-        "a bound was tightened or added (minLength, maxLength, minimum, maximum, exclusive*, "
-        "minItems, maxItems, multipleOf)",
+        "any other keyword refuses a value it accepted (a bound, length, count, multipleOf, "
+        "pattern, uniqueItems, contains, propertyNames, items, not, oneOf...)",
     ),
     BreakingRule("ADDITIONAL_PROPERTIES_CLOSED", (_B,), "an open content model was closed"),
     BreakingRule("RULE_ADDED", (_B,), "a cross-field rule was added"),
     BreakingRule("RULE_CHANGED", (_B, _F), "a cross-field rule was changed"),
     BreakingRule("ENUM_VALUE_ADDED", (_F,), "an enum value was added, or a value set lifted"),
-    BreakingRule("TYPE_WIDENED", (_F,), "a value accepts more JSON types than before"),
-    BreakingRule("CONSTRAINT_LOOSENED", (_F,), "a bound was loosened or removed"),
+    BreakingRule("TYPE_WIDENED", (_F,), "a value accepts a JSON type it refused"),
+    BreakingRule("CONSTRAINT_LOOSENED", (_F,), "any other keyword accepts a value it refused"),
     BreakingRule("PROPERTY_MADE_OPTIONAL", (_F,), "a required property was made optional"),
     BreakingRule(
         "PROPERTY_ADDED_CLOSED",
@@ -95,6 +100,11 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     ),
     BreakingRule("ADDITIONAL_PROPERTIES_OPENED", (_F,), "a closed content model was opened"),
     BreakingRule("RULE_REMOVED", (_F,), "a cross-field rule was removed"),
+    BreakingRule(
+        "CHANGE_UNPROVEN",
+        (_B, _F),
+        "the check could not decide whether the accepted documents still fit: never passed",
+    ),
 )
 
 _BY_ID = {rule.id: rule for rule in BREAKING_RULES}
@@ -126,23 +136,23 @@ def select(findings: Iterable[Finding], selection: frozenset[str]) -> list[Findi
     )
 
 
-def _finding(hit: Hit) -> Finding:
+def _finding(hit: Hit, categories: tuple[str, ...] = ()) -> Finding:
     node = hit.node
     return Finding.at(
         node.file.loc(node.pointer),
         hit.rule,
         hit.message,
         path=node.side.shown(node.file),
-        categories=hit.categories or _BY_ID[hit.rule].categories,
+        categories=categories or _BY_ID[hit.rule].categories,
     )
 
 
-def _pair_findings(pair: ContractPair) -> Iterator[Finding]:
+def _codegen_findings(pair: ContractPair) -> Iterator[Finding]:
     for check in CONTRACT_CHECKS:
         yield from map(_finding, check(pair))
     for node_pair in walk(root_pair(pair)):
         for node_check in NODE_CHECKS:
-            yield from map(_finding, node_check(node_pair))
+            yield from (_finding(hit, (_C,)) for hit in node_check(node_pair))
 
 
 def _whole(side: Side, schema: SchemaFile, pointer: str = "") -> Node:
@@ -150,21 +160,50 @@ def _whole(side: Side, schema: SchemaFile, pointer: str = "") -> Node:
 
 
 def compare(previous: Side, current: Side) -> list[Finding]:
-    """Every breaking change from ``previous`` to ``current``, in every category, sorted."""
+    """Every breaking change from ``previous`` to ``current``, in every category, sorted.
+
+    CODEGEN findings come from the names the contracts give the generated code; DATA ones from
+    the inclusion engine, each with a witness checked against both schemas and the model.
+    """
     pairs, deleted, changed_ids = pair_contracts(previous, current)
     findings: set[Finding] = set()
-    for schema in deleted:
-        message = f'Previously present contract "{schema.title}" ({schema.schema_id}) was deleted.'
-        findings.add(_finding(Hit("CONTRACT_DELETED", _whole(previous, schema), message)))
     for pair, old_id in changed_ids:
         message = (
             f'The $id of contract "{pair.name}" was changed from {old_id} to {pair.cur.schema_id}.'
         )
         node = _whole(current, pair.cur, "/$id")
         findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))
-    for pair in [*pairs, *(p for p, _ in changed_ids)]:
-        findings.update(_pair_findings(pair))
-    return sorted(findings)
+    before, after = closure_digests(previous.tree), closure_digests(current.tree)
+    changed = [  # a pair whose inputs are the same cannot have changed in any way
+        pair
+        for pair in [*pairs, *(p for p, _ in changed_ids)]
+        if before[pair.prev.rel] != after[pair.cur.rel]
+    ]
+    for pair in changed:
+        findings.update(_codegen_findings(pair))
+    findings.update(data_findings(previous, current, changed, deleted))
+    return _merged(findings)
+
+
+_ORDER = {_C: 0, _B: 1, _F: 2}
+
+
+def _merged(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that say the same thing at the same place become one, in all their categories
+    (a property deleted under a closed content model breaks CODEGEN and DATA_BACKWARD)."""
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for finding in findings:
+        key = (finding.path, finding.line, finding.column, finding.rule, finding.message)
+        groups.setdefault(key, []).append(finding)
+    result = []
+    for group in groups.values():
+        if len(group) == 1 or sum(f.witness is not None for f in group) > 1:
+            result += group
+            continue
+        categories = sorted({c for f in group for c in f.categories}, key=_ORDER.__getitem__)
+        witness = next((f.witness for f in group if f.witness is not None), None)
+        result.append(dataclasses.replace(group[0], categories=tuple(categories), witness=witness))
+    return sorted(result)
 
 
 def rule_rows() -> Sequence[tuple[str, str, str]]:

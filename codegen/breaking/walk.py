@@ -17,8 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
@@ -47,18 +45,6 @@ class Side:
 
     def shown(self, schema: SchemaFile) -> str:
         return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)
-
-    @cached_property
-    def closed_bases(self) -> frozenset[PurePosixPath]:
-        """Files some contract closed with ``unevaluatedProperties: false`` extends."""
-        found = set()
-        for schema in self.tree.files:
-            if schema.data.get("unevaluatedProperties") is not False:
-                continue
-            for entry in schema.data.get("allOf") or []:
-                if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
-                    found.add(self.tree.resolve(schema, entry["$ref"])[0].rel)
-        return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -239,18 +225,6 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def allowed_values(node: Node) -> tuple[frozenset[str] | None, bool]:
-    """The values ``node`` allows (canonical JSON, None for any), and whether by ``const``."""
-    value = node.value
-    if not isinstance(value, dict):
-        return None, False
-    if "const" in value:
-        return frozenset({canonical(value["const"])}), True
-    if isinstance(value.get("enum"), list):
-        return frozenset(canonical(v) for v in value["enum"]), False
-    return None, False
-
-
 def _branches(node: Node) -> list[Node]:
     value = node.value
     if isinstance(value, dict) and isinstance(value.get("anyOf"), list):
@@ -336,13 +310,22 @@ def describe(contract: str, pointer: str, *, capital: bool = False) -> str:
             path += ("." if path and token == "properties" else "") + _KINDS[token] + name
             index += 2
             continue
-        if token in ("items", "additionalProperties"):
-            path += _KINDS[token]
+        if token in ("prefixItems", "patternProperties") and index + 1 < len(tokens):
+            inner = tokens[index + 1]
+            path += f"[{inner}]" if token == "prefixItems" else f"{{{inner}}}"
+            index += 2
+            continue
+        if token in ("items", "additionalProperties", "unevaluatedProperties",
+                     "unevaluatedItems", "propertyNames"):  # fmt: skip
+            path += {"unevaluatedProperties": "{}", "unevaluatedItems": "[]",
+                     "propertyNames": "{names}"}.get(token, _KINDS.get(token, ""))  # fmt: skip
         index += 1
     if not path:
         text = f"{contract} ({pointer or '/'})"
     elif path.startswith("$defs."):
         text = f'definition "{path[6:]}" of {contract} ({pointer})'
+    elif path[0] in "[{":
+        text = f'value "{path}" of {contract} ({pointer})'
     else:
         text = f'property "{path}" of {contract} ({pointer})'
     return text[0].upper() + text[1:] if capital else text

@@ -11,6 +11,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from codegen.core.errors import CodegenError, Location
+from codegen.core.npm_config import SECTION as NPM_SECTION
+from codegen.core.npm_config import NpmSettings, npm_settings
 
 __all__ = ["Config", "LintSettings", "config_location", "load_config"]
 
@@ -54,6 +56,8 @@ class Config:
     # MCP tool name -> the contract it returns, and (optional) the contract of its arguments.
     tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tool_inputs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # [tool.maverick-codegen.export]: the npm package (export --npm, and npm_dir when set).
+    npm: NpmSettings | None = None
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -248,6 +252,11 @@ def load_config(path: Path) -> Config:
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
     tools, tool_inputs = _tools(table, where)
     docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
+    taken = {"schema_dir": schema_dir, "output_dir": output_dir, "export_dir": export_dir,
+             "docs_file": docs_file}  # fmt: skip
+    npm = npm_settings(
+        path, root, table.get("export"), taken, lambda k: config_location(path, NPM_SECTION, k)
+    )
     return Config(
         root,
         schema_dir,
@@ -261,6 +270,7 @@ def load_config(path: Path) -> Config:
         breaking_use=_breaking_use(path, table.get("breaking")),
         tools=MappingProxyType(tools),
         tool_inputs=MappingProxyType(tool_inputs),
+        npm=npm,
     )
 
 

@@ -9,9 +9,9 @@ Two places where python-jsonschema does not:
 * ``multipleOf`` is exact on the numbers as written (``0.0003`` is a multiple of ``0.0001``,
   ``2**70`` is not one of ``1.5``); python-jsonschema divides in floating point.
 
-The lint judges examples and defaults with these classes, and the tests use them as their
-oracle. One gap remains: python-jsonschema's ``unevaluatedProperties`` finds the keys a
-``patternProperties`` evaluated with ``re`` internally, which no extension reaches.
+The lint judges examples and defaults with these classes, the tests use them as their oracle
+and ``breaking`` judges its witnesses with them. ``unevaluatedProperties`` is replaced too:
+python-jsonschema finds the keys a ``patternProperties`` evaluated with ``re``.
 """
 
 from __future__ import annotations
@@ -94,6 +94,52 @@ def _multiple_of(validator: Any, step: float, instance: Any, schema: Any) -> Ite
         yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
 
 
+def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
+    """The keys of ``instance`` that ``schema`` and its passing in-place subschemas
+    evaluated (python-jsonschema's own walk, with ECMA-262 patterns)."""
+    if not isinstance(schema, dict):
+        return set()
+    found: set[str] = set()
+    if "$ref" in schema:
+        resolved = validator._resolver.lookup(schema["$ref"])
+        inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+        found |= _evaluated_keys(inner, instance, resolved.contents)
+    found |= set(schema.get("properties") or {}) & set(instance)
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if keyword in schema:
+            found |= {k for k, v in instance.items() if validator.evolve(
+                schema=schema[keyword]).is_valid(v)}  # fmt: skip
+    for pattern in schema.get("patternProperties") or {}:
+        found |= {k for k in instance if ecma_search(pattern, k)}
+    for name, sub in (schema.get("dependentSchemas") or {}).items():
+        if name in instance:
+            found |= _evaluated_keys(validator, instance, sub)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for sub in schema.get(keyword) or []:
+            if validator.evolve(schema=sub).is_valid(instance):
+                found |= _evaluated_keys(validator, instance, sub)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            found |= _evaluated_keys(validator, instance, schema["if"])
+            found |= _evaluated_keys(validator, instance, schema.get("then", True))
+        else:
+            found |= _evaluated_keys(validator, instance, schema.get("else", True))
+    return found
+
+
+def _unevaluated_properties(
+    validator: Any, unevaluated: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    evaluated = _evaluated_keys(validator, instance, schema)
+    for key in instance:
+        if key not in evaluated and not validator.evolve(schema=unevaluated).is_valid(
+            instance[key]
+        ):
+            yield ValidationError(f"unevaluated property {key!r} is not allowed here")
+
+
 _ECMA = {
     "multipleOf": _multiple_of,
     "pattern": _pattern,
@@ -101,7 +147,8 @@ _ECMA = {
     "additionalProperties": _additional_properties,
 }
 EcmaDraft202012Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator, validators=_ECMA
+    jsonschema.Draft202012Validator,
+    validators={**_ECMA, "unevaluatedProperties": _unevaluated_properties},
 )
 EcmaDraft7Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft7Validator, validators=_ECMA

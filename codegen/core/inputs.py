@@ -28,7 +28,7 @@ import json
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.metadata import version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
@@ -36,6 +36,7 @@ from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = [
     "closure_digest",
+    "closure_digests",
     "config_view",
     "contract_config",
     "contract_inputs",
@@ -64,6 +65,12 @@ def files_digest(files: Iterable[SchemaFile]) -> str:
 def closure_digest(tree: SchemaTree, schema: SchemaFile) -> str:
     """A digest of ``schema`` and every file it references, directly or not."""
     return files_digest(tree.closure(schema))
+
+
+def closure_digests(tree: SchemaTree) -> dict[PurePosixPath, str]:
+    """:func:`closure_digest` of every file of ``tree``, by relative path (each file's bytes
+    are hashed once, however many closures hold it)."""
+    return {schema.rel: closure_digest(tree, schema) for schema in tree.files}
 
 
 def generator_sources(package: Path) -> Iterator[Path]:
@@ -112,6 +119,15 @@ def config_view(config: Config) -> dict[str, Any]:
         "agents": sorted(config.agents.items()),
         "tools": sorted(config.tools.items()),
         "tool_inputs": sorted(config.tool_inputs.items()),
+        "npm": None
+        if config.npm is None
+        else {
+            "name": config.npm.name,
+            "version": config.npm.version,
+            "npm_dir": shown(config.npm.npm_dir),
+            "description": config.npm.description,
+            "license": config.npm.license,
+        },
     }
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "SchemaTree",
     "check_refs",
     "iter_subschemas",
+    "load_texts",
     "load_tree",
     "parse_schema",
     "pointer_of",
@@ -312,26 +313,38 @@ def load_tree(
 
     Raises :class:`SchemaError` for malformed JSON (with line and column), a missing or
     duplicate ``$id`` or title, and any ``$ref`` that is remote, escapes ``root`` or dangles.
-    A file of ``reuse`` (an earlier load of the same folder) whose bytes did not change is
-    taken as it was parsed then; every check runs again on the whole tree. ``read`` holds the
-    bytes of files the caller read already, by POSIX path relative to ``root``.
+    ``reuse``: as :func:`load_texts`. ``read`` holds the bytes of files the caller read
+    already, by POSIX path relative to ``root``.
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
     resolved_root = root.resolve()
-    earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
-    files: dict[PurePosixPath, SchemaFile] = {}
+    texts: dict[PurePosixPath, bytes] = {}
     for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
         if not path.resolve().is_relative_to(resolved_root):
             raise SchemaError("schema file links outside the schema folder", Location(path))
         name = path.relative_to(root).as_posix()
         raw = read[name] if read is not None and name in read else path.read_bytes()
-        rel = PurePosixPath(name)
+        texts[PurePosixPath(name)] = raw
+    return load_texts(root, texts, reuse=reuse)
+
+
+def load_texts(
+    root: Path, texts: Mapping[PurePosixPath, bytes], *, reuse: SchemaTree | None = None
+) -> SchemaTree:
+    """:func:`load_tree` of files given by relative path and content, as if below ``root``
+    (the schema folder at a git revision is read this way, without writing it anywhere). A
+    file of ``reuse`` (an earlier load of the same folder) whose bytes are the same is taken
+    as it was parsed then; every check runs again on the whole tree."""
+    earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
+    files: dict[PurePosixPath, SchemaFile] = {}
+    for rel in sorted(texts, key=PurePosixPath.as_posix):
+        path = root / rel
         known = earlier.get(rel)
-        if known is not None and known.digest_text == raw:
+        if known is not None and known.digest_text == texts[rel]:
             files[rel] = known
             continue
-        text, data = parse_schema(path, raw)
+        text, data = parse_schema(path, texts[rel])
         if not isinstance(data, dict):
             raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
         files[rel] = SchemaFile(path, rel, text, data, JsonPositions(text))

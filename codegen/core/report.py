@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from codegen.core.errors import Location
 
@@ -26,6 +26,8 @@ class Finding:
     message: str
     pointer: str = ""
     categories: tuple[str, ...] = ()
+    witness: str | None = field(default=None, compare=False)
+    """A document that shows the finding (``breaking``: canonical JSON text), if any."""
 
     @classmethod
     def at(
@@ -36,18 +38,34 @@ class Finding:
         *,
         path: str | None = None,
         categories: tuple[str, ...] = (),
+        witness: str | None = None,
     ) -> Finding:
         """A finding at ``where``; ``path`` replaces the location's path for display."""
         shown = path if path is not None else str(where.path)
-        return cls(shown, where.line, where.column, rule, message, where.pointer, categories)
+        return cls(
+            shown, where.line, where.column, rule, message, where.pointer, categories, witness
+        )
 
 
 def _text(findings: Sequence[Finding]) -> str:
-    return "".join(f"{f.path}:{f.line}:{f.column}: {f.message} ({f.rule})\n" for f in findings)
+    return "".join(
+        f"{f.path}:{f.line}:{f.column}: {f.message} ({f.rule})\n"
+        + (f"    witness: {f.witness}\n" if f.witness is not None else "")
+        for f in findings
+    )
+
+
+def _as_json(finding: Finding) -> dict[str, object]:
+    data = asdict(finding)
+    if finding.witness is None:
+        del data["witness"]
+    else:
+        data["witness"] = json.loads(finding.witness)
+    return data
 
 
 def _json(findings: Sequence[Finding]) -> str:
-    return json.dumps([asdict(f) for f in findings], indent=2) + "\n"
+    return json.dumps([_as_json(f) for f in findings], indent=2) + "\n"
 
 
 def _escape_data(text: str) -> str:
@@ -62,7 +80,8 @@ def _github(findings: Sequence[Finding]) -> str:
     """GitHub Actions workflow commands: one ``::error`` annotation per finding."""
     return "".join(
         f"::error file={_escape_property(f.path)},line={f.line},col={f.column},"
-        f"title={_escape_property(f.rule)}::{_escape_data(f.message)}\n"
+        f"title={_escape_property(f.rule)}::{_escape_data(f.message)}"
+        f"{_escape_data(' Witness: ' + f.witness) if f.witness is not None else ''}\n"
         for f in findings
     )
 

@@ -21,8 +21,7 @@ from pathlib import PurePosixPath
 
 from codegen.core.config import Config
 from codegen.core.inputs import tree_inputs
-from codegen.generate.records import body_digest, header_record, read_manifest
-from codegen.generate.reuse import carries_record
+from codegen.generate.records import body_digest, carries_record, header_record, read_manifest
 from codegen.generate.targets import Disk, Output, Target, targets_of
 
 __all__ = ["Drift", "compare", "verify"]
@@ -107,7 +106,7 @@ def _verified(target: Target, on_disk: Mapping[PurePosixPath, str], inputs: str)
         if rel == target.manifest:
             continue
         record = manifest.records.get(rel.as_posix())
-        own = carries_record(rel)
+        own = carries_record(text)
         if record is None or body_digest(text, own=own) != record.body:
             return False
         if own and header_record(text) != record:

@@ -35,6 +35,7 @@ from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python
 from codegen.generate.header import templates
 from codegen.generate.modules import Modules, closure_of
+from codegen.generate.npm import render_npm
 from codegen.generate.package import data_path, own_files
 from codegen.generate.records import dump
 from codegen.generate.reuse import FileSet, Previous
@@ -42,11 +43,13 @@ from codegen.generate.support import check_supported
 from codegen.generate.targets import (
     EXPORT_INDEX,
     GENERATED_MARK,
+    NPM_MANIFEST,
     PACKAGE_INDEX,
     Disk,
     Output,
     Target,
     export_target,
+    npm_target,
     targets_of,
 )
 from codegen.generate.units import (
@@ -99,12 +102,35 @@ class Plan:
         target = export_target(folder if folder is not None else Path("export"), "export")
         return self.export_to(target).files
 
+    def npm_to(self, target: Target) -> Output:
+        """The npm package (``[tool.maverick-codegen.export]``; empty when not configured) for
+        ``target``. It is rendered whole, every file made from the whole tree."""
+        if self.config.npm is None:
+            return Output(target, {})
+        source = f"{self.config.display(self.config.schema_dir)}/"
+        package, content = render_npm(
+            self.config.npm, self.tree, self.contracts, self.export_files, source
+        )
+        files = FileSet(Previous.read(target, self.disk) if self.disk else None)
+        for rel, text in package.items():
+            files.add(rel, self.inputs[""], partial(str, text))
+        manifest = files.with_manifest(PurePosixPath(NPM_MANIFEST), content, self.inputs[""])
+        return Output(target, manifest, self.disk.files(target) if self.disk else None)
+
+    @cached_property
+    def npm_files(self) -> Mapping[PurePosixPath, str]:
+        """The npm package of the configured ``npm_dir`` (or as it would be anywhere)."""
+        settings = self.config.npm
+        folder = settings.npm_dir if settings is not None and settings.npm_dir else Path("npm")
+        return self.npm_to(npm_target(folder, "npm")).files
+
     @cached_property
     def outputs(self) -> tuple[Output, ...]:
         render: dict[str, Callable[[Target], Mapping[PurePosixPath, str]]] = {
             "code": lambda target: self.files,
             "docs": self._docs_files,
             "export": lambda target: self.export_files,
+            "npm": lambda target: self.npm_files,
         }
         return tuple(
             Output(t, render[t.name](t), self.disk.files(t) if self.disk else None)

@@ -35,6 +35,7 @@ __all__ = [
     "Manifest",
     "Record",
     "body_digest",
+    "carries_record",
     "dump",
     "header_record",
     "manifest_document",
@@ -86,9 +87,25 @@ def seal(text: str) -> str:
     return text[:start] + body_digest(text, own=True) + text[start + len(BODY_PLACEHOLDER) :]
 
 
+def _head(text: str) -> str:
+    """The first lines of ``text``, where a header holds its record."""
+    end = 0
+    for _ in range(_HEADER_LINES):
+        end = text.find("\n", end) + 1
+        if end == 0:
+            return text
+    return text[:end]
+
+
+def carries_record(text: str) -> bool:
+    """Whether ``text`` holds its own body digest in its header (or the placeholder for it);
+    a file that does not is recorded by its folder's manifest."""
+    return _BODY_LINE.search(_head(text)) is not None
+
+
 def header_record(text: str) -> Record | None:
     """The record in the header of a Python or Markdown file, if it has one."""
-    head = "".join(text.splitlines(keepends=True)[:_HEADER_LINES])
+    head = _head(text)
     inputs, body = _HEADER_INPUTS.search(head), _BODY_LINE.search(head)
     if inputs is None or body is None:
         return None

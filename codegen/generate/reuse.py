@@ -19,6 +19,7 @@ from codegen.generate.records import (
     Manifest,
     Record,
     body_digest,
+    carries_record,
     dump,
     header_record,
     manifest_document,
@@ -27,14 +28,7 @@ from codegen.generate.records import (
 )
 from codegen.generate.targets import Disk, Target
 
-__all__ = ["FileSet", "Previous", "carries_record"]
-
-_OWN_RECORD = frozenset({".py", ".pyi", ".md"})
-
-
-def carries_record(rel: PurePosixPath) -> bool:
-    """Whether a generated file holds its record in its header (else its manifest does)."""
-    return rel.suffix in _OWN_RECORD
+__all__ = ["FileSet", "Previous"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +50,7 @@ class Previous:
         records = {}
         for rel in generated:
             text = on_disk[rel]
-            own = carries_record(rel)
+            own = carries_record(text)
             record = header_record(text) if own else trusted.get(rel.as_posix())
             if record is not None and body_digest(text, own=own) == record.body:
                 records[rel] = record
@@ -99,7 +93,7 @@ class FileSet:
     def seal(self) -> None:
         """Give every rendered file its record (a header's body digest is filled in)."""
         for rel, inputs in self._fresh.items():
-            own = carries_record(rel)
+            own = carries_record(self.texts[rel])
             text = seal(self.texts[rel]) if own else self.texts[rel]
             self.texts[rel] = text
             self.records[rel] = Record(inputs, body_digest(text, own=own))

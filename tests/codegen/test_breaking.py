@@ -30,18 +30,18 @@ from codegen.breaking.table import (
 )
 from codegen.core.errors import CodegenError
 from codegen.core.loader import load_tree
-from codegen.core.report import render
+from codegen.core.report import Finding, render
 from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "breaking"
 RULE_IDS = [rule.id for rule in BREAKING_RULES]
 
 
-def findings_of(rule: str, variant: str) -> list[str]:
+def findings_of(rule: str, variant: str) -> list[Finding]:
     folder = FIXTURES / rule
     previous = Side(load_tree(folder / "previous"), "previous")
     current = Side(load_tree(folder / variant), variant)
-    return render(compare(previous, current), "text").splitlines()
+    return compare(previous, current)
 
 
 def test_every_rule_has_fixtures_and_every_fixture_a_rule() -> None:
@@ -54,9 +54,9 @@ def test_every_rule_has_fixtures_and_every_fixture_a_rule() -> None:
 
 @pytest.mark.parametrize("rule", RULE_IDS)
 def test_current_fixture_yields_its_rule(rule: str) -> None:
-    lines = findings_of(rule, "current")
-    mine = [line for line in lines if line.endswith(f" ({rule})")]
-    assert mine, f"{rule} did not fire: {lines}"
+    findings = findings_of(rule, "current")
+    mine = render([f for f in findings if f.rule == rule], "text").splitlines()
+    assert mine, f"{rule} did not fire: {render(findings, 'text')}"
     expected = FIXTURES / rule / "expected.txt"
     if os.environ.get("UPDATE_FIXTURES"):
         expected.write_text("\n".join(mine) + "\n")
@@ -65,8 +65,18 @@ def test_current_fixture_yields_its_rule(rule: str) -> None:
 
 @pytest.mark.parametrize("rule", RULE_IDS)
 def test_compatible_fixture_does_not_yield_it(rule: str) -> None:
-    lines = findings_of(rule, "compatible")
-    assert not [line for line in lines if line.endswith(f" ({rule})")], lines
+    findings = findings_of(rule, "compatible")
+    assert not [f for f in findings if f.rule == rule], render(findings, "text")
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_every_data_finding_of_a_fixture_has_one_direction_and_a_witness(rule: str) -> None:
+    for variant in ("current", "compatible"):
+        for finding in findings_of(rule, variant):
+            data = [c for c in finding.categories if c.startswith("DATA_")]
+            if data:
+                assert len(data) == 1, finding
+                assert (finding.witness is None) == (finding.rule == "CHANGE_UNPROVEN"), finding
 
 
 @pytest.mark.parametrize("rule", RULE_IDS)
@@ -91,8 +101,10 @@ def test_a_deletion_breaks_backward_only_under_a_closed_content_model() -> None:
         Side(load_tree(FIXTURES / "PROPERTY_DELETED/previous"), "p"),
         Side(load_tree(FIXTURES / "PROPERTY_DELETED/current"), "c"),
     )
-    assert closed.categories == ("CODEGEN", "DATA_BACKWARD", "DATA_FORWARD")
+    # Old data holding the property no longer loads; new data still loads in old readers.
+    assert closed.categories == ("CODEGEN", "DATA_BACKWARD")
     assert 'Mark it "deprecated": true instead.' in closed.message
+    assert json.loads(closed.witness or "null")["tags"] == []
 
 
 def test_unknown_category_is_a_usage_error() -> None:
@@ -153,7 +165,11 @@ def test_null_branch_removed_from_an_any_of_narrows(tmp_path: Path) -> None:
     )
     [finding] = compare(REAL, side)
     assert finding.rule == "TYPE_NARROWED"
-    assert '["null", "usage_stats.json"] to ["usage_stats.json"]' in finding.message
+    assert finding.message == (
+        'The type of property "usage" of ReviewResult (/properties/usage) was narrowed: '
+        "it no longer accepts null."
+    )
+    assert json.loads(finding.witness or "{}")["usage"] is None
 
 
 def test_nested_items_and_integer_line_of_finding(tmp_path: Path) -> None:
@@ -164,7 +180,7 @@ def test_nested_items_and_integer_line_of_finding(tmp_path: Path) -> None:
     assert finding.rule == "TYPE_NARROWED"
     assert finding.message == (
         'The type of property "line" of Finding (/properties/line) was narrowed from '
-        '["integer", "string"] to ["string"].'
+        '["integer", "string"] to ["string"]: it no longer accepts a number.'
     )
     side = edited(
         tmp_path / "2",
@@ -186,9 +202,17 @@ def test_an_optional_property_added_to_the_open_base_breaks_closed_subclass_read
             {"duration_ms": {"type": "integer", "default": 0, "description": "Duration."}}
         ),
     )
-    [finding] = compare(REAL, side)
-    assert finding.rule == "PROPERTY_ADDED_CLOSED"
-    assert finding.categories == ("DATA_FORWARD",)
+    findings = compare(REAL, side)
+    # Each closed subclass's old readers refuse it; the open base's do not. The open base
+    # accepted any value under that name, and now only an integer: old data may not load.
+    assert {(f.rule, f.categories, f.path) for f in findings} == {
+        ("TYPE_NARROWED", ("DATA_BACKWARD",), "schemas/tools/tool_result.json"),
+        *(
+            ("PROPERTY_ADDED_CLOSED", ("DATA_FORWARD",), f"schemas/tools/{name}.json")
+            for name in ("compliance_result", "dependency_result", "file_result", "search_result")
+        ),
+    }
+    assert all("duration_ms" in json.loads(f.witness or "{}") for f in findings)
 
 
 # ---------------------------------------------------------------------------- a real git repository

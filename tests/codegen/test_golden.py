@@ -45,7 +45,7 @@ def test_golden_cases_cover_every_target() -> None:
         for c in CASES
         for o in build_plan(load_config(GOLDEN / c / "pyproject.toml")).outputs
     }
-    assert names == {"code", "docs", "export"}
+    assert names == {"code", "docs", "export", "npm"}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,12 +1,12 @@
 """Incremental ``generate``: after any sequence of edits, the files are those a full run writes.
 
 A seeded project (contracts in two folders referencing each other, titled ``$defs``, agents
-and tools, the catalog and the export) is generated once; then each step makes a random
-edit (a description, a new property referencing another file, a new file, a deleted file, a
-circle of references made or broken, the agent table, a hand edit or deletion of a generated
-file) and runs ``generate``, which regenerates what changed only. After every step, every
-target on disk equals a full plan made from nothing (``reuse=False``), and ``check`` passes
-on the records alone.
+and tools, the catalog, the export and the npm package) is generated once; then each step
+makes a random edit (a description, a new property referencing another file, a new file, a
+deleted file, a circle of references made or broken, the agent table, a hand edit or deletion
+of a generated file) and runs ``generate``, which regenerates what changed only. After every
+step, every target on disk equals a full plan made from nothing (``reuse=False``), and
+``check`` passes on the records alone.
 """
 
 from __future__ import annotations
@@ -118,7 +118,9 @@ class Project:
         (self.root / "pyproject.toml").write_text(
             '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/inc"\n'
             'package = "inc"\ndocs_file = "docs/contracts.md"\nexport_dir = "export"\n\n'
-            f"[tool.maverick-codegen.agents]\n{agents}\n[tool.maverick-codegen.tools]\n{tools}"
+            f"[tool.maverick-codegen.agents]\n{agents}\n[tool.maverick-codegen.tools]\n{tools}\n"
+            '[tool.maverick-codegen.export]\nname = "@inc/contracts"\nversion = "1.0.0"\n'
+            'npm_dir = "npm"\n'
         )
 
     def referenced(self) -> set[str]:
@@ -206,6 +208,7 @@ class Project:
             if p.is_file() and "__pycache__" not in p.parts
         ]
         files += [self.root / "docs/contracts.md", *(self.root / "export").rglob("*.json")]
+        files += [p for p in (self.root / "npm").rglob("*") if p.is_file()]
         victim = self.r.choice(sorted(files))
         if self.r.random() < 0.5:
             victim.unlink()

@@ -216,7 +216,9 @@ def test_ajv_judges_the_keyword_fixtures_as_python_does(
     """The keyword fixtures' export (tests/fixtures/keywords/, generated in a temporary
     folder) and the very documents tests/test_conformance_keywords.py judges with the models:
     Ajv, from the bundle and from the per-contract files, gives the ECMA-262 oracle's verdict,
-    which the models give too (that test fails otherwise)."""
+    which the models give too (that test fails otherwise), but where its own multipleOf
+    decides (binary floating point; parseInt on a quotient of 1e21 or more): with that one
+    keyword made exact, as the npm package's validate has it, every verdict agrees."""
     index = json.loads((keyword_project.export_dir / "index.json").read_text(encoding="utf-8"))
     payload = [
         {
@@ -237,12 +239,17 @@ def test_ajv_judges_the_keyword_fixtures_as_python_does(
     node_seconds = time.perf_counter() - started
     report = json.loads(out)
     assert not report["warnings"], f"Ajv strict mode reported: {report['warnings']}"
-    disagreements = [
-        (case.name, case.kind, loaded_as, verdict, case.valid, case.document)
-        for number, case in enumerate(keyword_cases)
-        for loaded_as, verdict in report["results"][str(number)].items()
-        if verdict is not None and verdict != case.valid
-    ]
+    disagreements, multiple_of = [], []
+    for number, case in enumerate(keyword_cases):
+        verdicts = report["results"][str(number)]
+        for loaded_as, verdict in verdicts.items():
+            if verdict is None or verdict == case.valid:
+                continue
+            # Ajv's own multipleOf (README): only it differs between these and "exact".
+            if loaded_as != "exact" and verdicts["exact"] == case.valid:
+                multiple_of.append((case.name, loaded_as, case.document))
+            else:
+                disagreements.append((case.name, case.kind, loaded_as, verdict, case.document))
     assert not disagreements, (
         f"{len(disagreements)} Ajv verdicts differ from Python's, e.g. {disagreements[:10]}"
     )
@@ -251,8 +258,9 @@ def test_ajv_judges_the_keyword_fixtures_as_python_does(
         counts.setdefault(case.name, [0, 0])[0 if case.valid else 1] += 1
     print(
         f"\nkeyword fixtures: {len(keyword_cases)} documents, Ajv agreed for all of them from "
-        f"the bundle and the per-contract files (node {node_seconds:.1f}s); valid/invalid per "
-        f"contract: {counts}"
+        f"the bundle and the per-contract files (node {node_seconds:.1f}s) but "
+        f"{len(multiple_of) // 2} that Ajv's own multipleOf decides otherwise (with an exact "
+        f"one, all agree); valid/invalid per contract: {counts}"
     )
     assert set(counts) == set(index["contracts"])
     for name, (valid, invalid) in counts.items():

@@ -52,6 +52,7 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             "match_count": 6,
             "file_count": 2,
             "truncated": False,
+            "secret_files_skipped": 0,
         },
     ),
     (
@@ -69,6 +70,7 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             "match_count": 3,
             "file_count": 3,
             "truncated": True,
+            "secret_files_skipped": 0,
         },
     ),
     (
@@ -100,6 +102,7 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             "risk_level": "CRITICAL",
             "path": ROOT,
             "rules_checked": ["R1", "R2", "R5"],
+            "secret_files_skipped": 0,
         },
     ),
     (
@@ -117,6 +120,7 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             "risk_level": "LOW",
             "path": f"{ROOT}/service",
             "rules_checked": ["R3", "R4"],
+            "secret_files_skipped": 0,
         },
     ),
     (
@@ -134,6 +138,7 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             "risk_level": "CRITICAL",
             "path": ROOT,
             "rules_checked": ["R1", "R2", "R3", "R5", "R7", "R8"],
+            "secret_files_skipped": 0,
         },
     ),
     (
@@ -163,6 +168,67 @@ SUCCESSES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
                 "project.dependencies",
                 "Duplicate Node package zod: dependencies and devDependencies",
             ],
+            "secret_files_skipped": 0,
+        },
+    ),
+    (
+        # Every file of the tree, secrets included: none is read, each is counted.
+        "search_codebase",
+        {"query": "planted", "file_pattern": "*"},
+        {
+            "success": True,
+            "data": None,
+            "error": None,
+            "query": "planted",
+            "path": ROOT,
+            "file_pattern": "*",
+            "matches": [],
+            "match_count": 0,
+            "file_count": 0,
+            "truncated": False,
+            "secret_files_skipped": 6,
+        },
+    ),
+    (
+        # Malformed manifests are lines of issues; the good one beside them is reported.
+        "analyze_deps",
+        {"path": "broken"},
+        {
+            "success": True,
+            "data": None,
+            "error": None,
+            "path": f"{ROOT}/broken",
+            "python": {"requirements_txt": ["pytest==8.3.0"], "pyproject_toml": []},
+            "node": {"dependencies": {}, "dev_dependencies": {}},
+            "terraform": {"providers": []},
+            "summary": {"python_packages": 1, "node_packages": 0, "terraform_providers": 0},
+            "issues": [
+                "Malformed manifest broken/requirements.txt:1: not a requirement: '==1.0'",
+                "Malformed manifest broken/pyproject.toml: Expected ']' at the end of a table "
+                "declaration (at line 1, column 9)",
+                "Malformed manifest broken/package.json: Expecting value: line 1 column 30 "
+                "(char 29)",
+            ],
+            "secret_files_skipped": 0,
+        },
+    ),
+    (
+        "analyze_deps",
+        {"path": ".terraform/modules/broken"},
+        {
+            "success": True,
+            "data": None,
+            "error": None,
+            "path": f"{ROOT}/.terraform/modules/broken",
+            "python": {"requirements_txt": [], "pyproject_toml": []},
+            "node": {"dependencies": {}, "dev_dependencies": {}},
+            "terraform": {"providers": ["random"]},
+            "summary": {"python_packages": 0, "node_packages": 0, "terraform_providers": 1},
+            "issues": [
+                "Malformed manifest .terraform/modules/broken/main.tf: Unexpected token "
+                "Token('$END', '') at line 3, column 1."
+            ],
+            "secret_files_skipped": 0,
         },
     ),
 ]  # fmt: skip
@@ -174,6 +240,9 @@ ERRORS: list[tuple[str, dict[str, Any], str]] = [
     ("search_codebase", {"query": "x", "path": "../outside"}, "outside the root: ../outside"),
     ("search_codebase", {"query": "x", "path": "agents/leakdir"}, "symbolic link that leaves"),
     ("search_codebase", {"query": "(", "regex": True}, "Invalid regular expression '('"),
+    ("search_codebase", {"query": "(a)\\1", "regex": True}, "backreferences (\\1) are not"),
+    ("search_codebase", {"query": "a(?=b)", "regex": True}, "lookahead and lookbehind are not"),
+    ("search_codebase", {"query": "x", "path": "./.env"}, "Access denied: ./.env may hold secrets"),
     ("search_codebase", {"query": "x", "max_results": 0}, "max_results"),
     ("get_file", {"path": "missing.py"}, "Path not found: missing.py"),
     ("get_file", {"path": "/etc/hostname"}, "outside the root: /etc/hostname"),
@@ -183,18 +252,14 @@ ERRORS: list[tuple[str, dict[str, Any], str]] = [
     ("get_file", {"path": "latin1.txt"}, "Not UTF-8 text"),
     ("get_file", {"path": "big.txt"}, "File too large"),
     ("get_file", {"path": ".env"}, "may hold secrets"),
+    ("get_file", {"path": "docs/env-link.txt"}, "docs/env-link.txt may hold secrets"),
+    ("get_file", {"path": "keys/../.env.local"}, "may hold secrets"),
     ("check_patterns", {"path": "missing"}, "Path not found: missing"),
     ("check_patterns", {"path": "requirements.txt"}, "Path is not a directory"),
     ("check_patterns", {"rules": ["R4"]}, "No known rule among ['R4']"),
     ("analyze_deps", {"path": "../outside"}, "outside the root"),
-    ("analyze_deps", {"path": "broken/toml"}, "Malformed manifest broken/toml/pyproject.toml"),
-    ("analyze_deps", {"path": "broken/json"}, "Malformed manifest broken/json/package.json"),
-    (
-        "analyze_deps",
-        {"path": ".terraform/modules/broken"},
-        "Malformed manifest .terraform/modules/broken/main.tf",
-    ),
-    ("analyze_deps", {"path": "broken/req"}, "Malformed manifest broken/req/requirements.txt:1"),
+    ("analyze_deps", {"path": "config/credentials.json"}, "may hold secrets"),
+    ("check_patterns", {"path": "keys/id_rsa"}, "may hold secrets"),
 ]
 
 

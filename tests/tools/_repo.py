@@ -14,9 +14,18 @@ import json
 import os
 from pathlib import Path
 
-__all__ = ["OUTSIDE_SECRET", "build_repo"]
+__all__ = ["OUTSIDE_SECRET", "SECRET_FILES", "SECRET_VALUE", "build_repo"]
 
 OUTSIDE_SECRET = "outside-the-root-secret"
+# Planted secrets: no tool may ever return this value, whatever it is asked.
+SECRET_VALUE = "planted-secret-value-0451"
+SECRET_FILES = {
+    ".env": f"API_KEY={SECRET_VALUE}\n",
+    ".env.local": f"DB_PASSWORD={SECRET_VALUE}\n",
+    "config/credentials.json": f'{{"token": "{SECRET_VALUE}"}}\n',
+    "keys/id_rsa": f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET_VALUE}\n",
+    "keys/server.pem": f"-----BEGIN PRIVATE KEY-----\n{SECRET_VALUE}\n",
+}
 
 AGENT = """\
 from google.adk.agents import LlmAgent
@@ -76,15 +85,14 @@ terraform {
       source  = "hashicorp/google"
       version = "~> 5.0"
     }
-    random = {
-      source = "hashicorp/random"
-    }
   }
 }
 
 provider "google" {
   project = "demo"
 }
+
+provider "random" {}
 """
 
 
@@ -108,13 +116,15 @@ def build_repo(folder: Path) -> Path:
         "env/pyvenv.cfg": "home = /usr/bin\n",
         "env/lib/site.py": "import google.adk  # in a virtual environment\n",
         "node_modules/pkg/main.tf": "terraform {\n  required_providers {\n    aws = {}\n  }\n}\n",
-        ".env": "API_KEY=not-for-tools\n",
-        # Malformed manifests, one per folder, for analyze_deps (a broken Terraform module in
+        **SECRET_FILES,
+        # Malformed manifests beside good ones, for analyze_deps (a broken Terraform module in
         # .terraform/, which analysing the root skips, as it skips node_modules/).
-        "broken/toml/pyproject.toml": "[project\ndependencies = [\n",
-        "broken/json/package.json": '{"dependencies": {"express": }',
+        "broken/pyproject.toml": "[project\ndependencies = [\n",
+        "broken/package.json": '{"dependencies": {"express": }',
+        "broken/requirements.txt": "==1.0\n",
+        "broken/requirements-dev.txt": "pytest==8.3.0\n",
         ".terraform/modules/broken/main.tf": "terraform {\n  required_providers {\n",
-        "broken/req/requirements.txt": "==1.0\n",
+        ".terraform/modules/broken/ok.tf": 'provider "random" {}\n',
     }
     for rel, text in files.items():
         path = root / rel
@@ -129,4 +139,5 @@ def build_repo(folder: Path) -> Path:
     os.symlink(outside / "secret.py", root / "agents/leak.py")  # a linked file leaving the root
     os.symlink(outside, root / "agents/leakdir")  # a linked folder leaving the root
     os.symlink("bob/agent.py", root / "agents/alias.py")  # a link that stays inside
+    os.symlink("../.env", root / "docs/env-link.txt")  # an innocent name for a secret
     return root

@@ -144,3 +144,25 @@ def test_streamable_http_on_localhost(repo: Path) -> None:
         name: exported_output_schema(name) for name in TOOL_CONTRACTS
     }
     assert check_answer(answer, "get_file", success=True)["lines"] == 10
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--time-budget", "0"], "time_budget must be positive, not 0.0"),
+        (["--workers", "0"], "workers must be at least 1, not 0"),
+        (["--deny", "[z-a]"], "invalid deny rule '[z-a]'"),
+        (["--deny-file", "/nonexistent/deny.txt"], "/nonexistent/deny.txt"),
+    ],
+)
+def test_bad_options_are_refused(repo: Path, options: list[str], message: str) -> None:
+    done = subprocess.run(
+        [console_script(), "--root", str(repo), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("maverick-tools-mcp: ")
+    assert message in done.stderr

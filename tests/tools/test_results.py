@@ -92,6 +92,7 @@ def test_seed_compliance_result() -> None:
         "risk_level": "CRITICAL",
         "path": "/test/repo",
         "rules_checked": ["R1", "R2", "R5"],
+        "secret_files_skipped": 0,
     }
     _fresh(result.metadata, "check_patterns")
 

@@ -18,6 +18,10 @@ result is validated before it is sent:
 Arguments are checked against their contract first; arguments that do not fit
 get an error result of the tool's contract as well. Only an unknown tool name is a protocol
 error. stdio is the default transport; ``--http`` serves streamable HTTP on 127.0.0.1 only.
+
+Calls are answered concurrently: each runs on a bounded pool of worker threads
+(``--workers``) under its time and size budgets (``--time-budget``, ``--read-budget``), and
+the secrets policy takes the deny rules of ``--deny`` and ``--deny-file`` after its own.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ from maverick.contracts import (
     tool_input_schema,
     tool_output_schema,
 )
-from maverick.tools.codebase import CodebaseTools
+from maverick.tools.base import Limits
+from maverick.tools.codebase import DEFAULT_WORKERS, CodebaseTools
+from maverick.tools.policy import SecretsPolicy
 from maverick.tools.results import create_error_result
 
 __all__ = ["TOOL_NAMES", "build_server", "call_result", "main"]
@@ -67,8 +73,7 @@ class _Tool:
     run: Callable[..., Awaitable[ToolResult]]
 
 
-def _tools(root: str | Path) -> dict[str, _Tool]:
-    codebase = CodebaseTools(root)
+def _tools(codebase: CodebaseTools) -> dict[str, _Tool]:
     tools = {}
     for name in TOOL_NAMES:
         input_schema = tool_input_schema(name)
@@ -129,9 +134,15 @@ def _problem(model: type[BaseModel], document: dict[str, Any], whole: str) -> st
     return None
 
 
-def build_server(root: str | Path) -> Server[Any]:
-    """The MCP server of the four tools on ``root``."""
-    tools = _tools(root)
+def build_server(
+    root: str | Path,
+    *,
+    policy: SecretsPolicy | None = None,
+    limits: Limits | None = None,
+    workers: int = DEFAULT_WORKERS,
+) -> Server[Any]:
+    """The MCP server of the four tools on ``root`` (see :class:`CodebaseTools` for the rest)."""
+    tools = _tools(CodebaseTools(root, policy=policy, limits=limits, workers=workers))
     listing = types.ListToolsResult(
         tools=[
             types.Tool(
@@ -190,10 +201,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--http", action="store_true", help="serve streamable HTTP on 127.0.0.1 (not stdio)"
     )
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    parser.add_argument(
+        "--deny",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="a gitignore-style rule the secrets policy adds (repeatable), e.g. 'config/prod/'",
+    )
+    parser.add_argument(
+        "--deny-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file of gitignore-style deny rules, one a line (repeatable)",
+    )
+    parser.add_argument(
+        "--time-budget", type=float, default=10.0, metavar="SECONDS",
+        help="time a call may take before it answers an error (default 10)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--read-budget", type=float, default=256, metavar="MIB",
+        help="MiB a call may read before it answers an error (default 256)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, default=DEFAULT_WORKERS,
+        help=f"calls that run at once; more wait (default {DEFAULT_WORKERS})",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
-        server = build_server(args.root)
-    except (NotADirectoryError, OSError) as exc:
+        limits = Limits(args.time_budget, round(args.read_budget * 1024 * 1024))
+        policy = SecretsPolicy.with_rules(args.deny, args.deny_file)
+        server = build_server(args.root, policy=policy, limits=limits, workers=args.workers)
+    except (NotADirectoryError, OSError, ValueError) as exc:
         print(f"maverick-tools-mcp: {exc}", file=sys.stderr)
         return 2
     if args.http:

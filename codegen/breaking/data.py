@@ -1,0 +1,147 @@
+"""The DATA findings of ``breaking``: every break of accepted documents, with its witness.
+
+For each pair of contracts whose inputs changed (:func:`codegen.core.inputs.closure_digest`:
+the file and everything it references), the inclusion engine asks both directions, locates
+each break, and the witness of each is judged by the ECMA oracle on both schemas and by the
+new generated model before it is shown. A witness they dispute, or a question the engine
+could not decide, becomes ``CHANGE_UNPROVEN``: never a silent pass.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.breaking.engine.facts import Found
+from codegen.breaking.engine.inclusion import Break, breaks
+from codegen.breaking.engine.literals import Lit
+from codegen.breaking.engine.nodes import SNode, counterpart, root
+from codegen.breaking.engine.solver import Solver
+from codegen.breaking.explain import BACKWARD, FORWARD, explain
+from codegen.breaking.walk import ContractPair, Side
+from codegen.breaking.witness import Judge
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.report import Finding
+
+__all__ = ["data_findings", "witness_text"]
+
+
+@dataclass(frozen=True)
+class _Item:
+    pair: ContractPair
+    direction: str
+    found: Break
+
+
+def witness_text(document: Any) -> str:
+    """A witness as canonical JSON text (sorted keys), as findings carry it."""
+    return json.dumps(document, sort_keys=True, ensure_ascii=False)
+
+
+def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
+    """Whether a node says in ``other`` (same file, same place) what it says here."""
+
+    def unchanged(node: SNode) -> bool:
+        there = counterpart(other, node)
+        return there is not None and solver.search.same(node, there)
+
+    return unchanged
+
+
+def data_findings(
+    previous: Side, current: Side, pairs: Iterable[ContractPair], deleted: Iterable[SchemaFile]
+) -> list[Finding]:
+    """The DATA findings of these pairs (those whose inputs changed) and deleted contracts."""
+    solver = Solver()
+    items: list[_Item] = []
+    for pair in pairs:
+        old, new = root(previous.tree, pair.prev), root(current.tree, pair.cur)
+        for direction, accepting, refusing, other in (
+            (BACKWARD, old, new, previous.tree),
+            (FORWARD, new, old, current.tree),
+        ):
+            try:
+                located = breaks(solver, accepting, refusing, _unchanged_in(other, solver))
+            except Exception as exc:  # a defect must not pass a change silently
+                reason = f"the check failed ({type(exc).__name__}: {exc}); please report it"
+                located = [Break((), None, decided=False, reason=reason)]
+            items += [_Item(pair, direction, b) for b in located]
+    judge = Judge(previous.tree, current.tree)
+    try:
+        judge.prepare([i.pair.cur for i in items if i.found.decided])
+        found = [_finding(previous, current, judge, item) for item in items]
+    finally:
+        judge.close()
+    found += list(_deleted(previous, solver, deleted))
+    return _deduplicated(found)
+
+
+def _checked(judge: Judge, item: _Item) -> Break:
+    """The break, or an undecided one when a judge disputes its witness."""
+    found, pair = item.found, item.pair
+    if not found.decided:
+        return found
+    document = found.witness
+    old = judge.schema_accepts("previous", pair.prev, document)
+    new = judge.schema_accepts("current", pair.cur, document)
+    model = judge.model_accepts(pair.cur, document)
+    expected = (True, False, False) if item.direction == BACKWARD else (False, True, True)
+    if (old, new, model) == expected:
+        return found
+    disputed = (
+        f"the witness {witness_text(document)} was disputed (the previous schema "
+        f"{'accepts' if old else 'refuses'} it, the new schema {'accepts' if new else 'refuses'}"
+        f" it, the new model {'accepts' if model else 'refuses'} it)"
+    )
+    return Break(found.path, None, decided=False, reason=disputed)
+
+
+def _finding(previous: Side, current: Side, judge: Judge, item: _Item) -> tuple[Finding, bool]:
+    found = _checked(judge, item)
+    pair, backward = item.pair, item.direction == BACKWARD
+    refusing = root(current.tree, pair.cur) if backward else root(previous.tree, pair.prev)
+    other = previous.tree if backward else current.tree
+    said = explain(found, item.direction, refusing, other, pair.name)
+    side = current if said.current else previous
+    finding = Finding.at(
+        said.file.loc(said.pointer),
+        said.rule,
+        said.message,
+        path=side.shown(said.file),
+        categories=(item.direction,),
+        witness=witness_text(found.witness) if found.decided else None,
+    )
+    return finding, said.file.rel == (pair.cur if said.current else pair.prev).rel
+
+
+def _deleted(
+    previous: Side, solver: Solver, deleted: Iterable[SchemaFile]
+) -> Iterator[tuple[Finding, bool]]:
+    for schema in deleted:
+        result = solver.question([Lit(root(previous.tree, schema), True)])
+        message = f'Previously present contract "{schema.title}" ({schema.schema_id}) was deleted.'
+        witness = witness_text(result.value) if isinstance(result, Found) else None
+        yield (
+            Finding.at(
+                schema.loc(""),
+                "CONTRACT_DELETED",
+                message,
+                path=previous.shown(schema),
+                categories=("CODEGEN", BACKWARD),
+                witness=witness,
+            ),
+            True,
+        )
+
+
+def _deduplicated(found: list[tuple[Finding, bool]]) -> list[Finding]:
+    """One finding per place and rule: a break in a file that several contracts reference is
+    shown once, preferably as the contract of that file sees it (with its own witness)."""
+    chosen: dict[tuple[Any, ...], tuple[Finding, bool]] = {}
+    for finding, own in found:
+        key = (finding.rule, finding.path, finding.pointer, finding.categories)
+        if key not in chosen or (own and not chosen[key][1]):
+            chosen[key] = (finding, own)
+    return [finding for finding, _ in chosen.values()]

@@ -1,0 +1,203 @@
+"""What refusing a schema means for a value of one kind: the alternatives of breaking it.
+
+:func:`negative` lists, for one kind of value, the ways a value breaks a schema: one per
+component (:func:`~codegen.breaking.engine.literals.components`), or only the one a refined
+literal names. A component of another kind cannot be broken by the value (no alternative); a
+``type`` that excludes the kind is broken already (one empty alternative).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from codegen.breaking.engine.evaluate import Step, kind_of, type_kinds
+from codegen.breaking.engine.evaluation import scenarios
+from codegen.breaking.engine.literals import (
+    ARRAY_KEYWORDS,
+    IMPOSSIBLE,
+    NUMERIC,
+    OBJECT_KEYWORDS,
+    STRING_KEYWORDS,
+    Alt,
+    Atom,
+    Count,
+    Has,
+    In,
+    ItemExists,
+    KeyExists,
+    Length,
+    Lit,
+    Pattern,
+    Size,
+    Unique,
+    case_alt,
+    child_of,
+    components,
+    number_of,
+)
+from codegen.breaking.engine.nodes import SNode, Unsupported
+from codegen.breaking.engine.positive import NOT_NUMBER
+
+__all__ = ["negative"]
+
+
+def negative(lit: Lit, kind: str) -> list[Alt]:
+    """The alternatives of breaking ``lit.node`` (on ``lit.path``) for a value of ``kind``."""
+    node = lit.node
+    if node.value is False:
+        return [Alt()] if not lit.path else IMPOSSIBLE
+    if node.value is True:
+        return IMPOSSIBLE
+    if lit.path:
+        return _broken(node, lit.path[0], lit.path[1:], kind)
+    found: list[Alt] = []
+    for step in components(node):
+        found += _broken(node, step, (), kind)
+    return found
+
+
+def _broken(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
+    """The alternatives of breaking one component ``step`` of ``node``."""
+    key, obj = step[0], node.obj
+    if key in _NEGATIVE_ANY:
+        return _NEGATIVE_ANY[key](node, step, rest, kind)
+    if key in NOT_NUMBER:
+        if kind not in NUMERIC:
+            return IMPOSSIBLE
+        return [Alt(atoms=[NOT_NUMBER[key](number_of(obj[key], node))])]
+    handler = _NEGATIVE_KIND.get(key)
+    if handler is None:
+        raise Unsupported(f"no negation for the keyword {key!r}", node)
+    wanted, make = handler
+    if kind != wanted:
+        return IMPOSSIBLE
+    return make(node, step, rest)
+
+
+def _sub(node: SNode, step: Step, rest: tuple[Step, ...]) -> Lit:
+    child = child_of(node, step)
+    assert child is not None
+    return Lit(child, False, rest)
+
+
+def _not_type(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
+    return IMPOSSIBLE if kind in type_kinds(node.obj["type"]) else [Alt()]
+
+
+def _not_values(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
+    spec = node.obj[step[0]]
+    values = tuple(v for v in ([spec] if step[0] == "const" else spec) if kind_of(v) == kind)
+    return [Alt(atoms=[In(values, positive=False)] if values else [])]
+
+
+def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
+    key, obj = step[0], node.obj
+    if key in ("allOf", "$ref"):
+        return [Alt([_sub(node, step, rest)])]
+    if key == "anyOf":
+        return [Alt([Lit(node.child(key, i), False) for i in range(len(obj[key]))])]
+    if key == "oneOf":
+        branches = [node.child(key, i) for i in range(len(obj[key]))]
+        pairs = [Alt([Lit(a, True), Lit(b, True)]) for i, a in enumerate(branches)
+                 for b in branches[i + 1 :]]  # fmt: skip
+        return [Alt([Lit(b, False) for b in branches]), *pairs]
+    if key == "not":
+        return [Alt([Lit(node.child(key), True)])]
+    if key in ("then", "else"):
+        condition = Lit(node.child("if"), key == "then")
+        return [Alt([condition, _sub(node, step, rest)])]
+    if key == "dependentSchemas":
+        if kind != "object":
+            return IMPOSSIBLE
+        return [Alt([_sub(node, step, rest)], [Has(step[1], True)])]
+    raise AssertionError(key)
+
+
+_NEGATIVE_ANY: dict[str, Callable[[SNode, Step, tuple[Step, ...], str], list[Alt]]] = {
+    "type": _not_type,
+    "enum": _not_values,
+    "const": _not_values,
+    **{
+        k: _not_in_place
+        for k in ("allOf", "$ref", "anyOf", "oneOf", "not", "then", "else", "dependentSchemas")
+    },
+}
+
+
+def _below(n: int, make: Callable[[int], Atom]) -> list[Alt]:
+    return [Alt(atoms=[make(n - 1)])] if n > 0 else IMPOSSIBLE
+
+
+def _not_string(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
+    key, spec = step[0], node.obj[step[0]]
+    if key == "minLength":
+        return _below(int(spec), lambda n: Length(False, n))
+    if key == "maxLength":
+        return [Alt(atoms=[Length(True, int(spec) + 1)])]
+    return [Alt(atoms=[Pattern(spec, False)])]
+
+
+def _not_array(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
+    key, obj = step[0], node.obj
+    if key == "minItems":
+        return _below(int(obj[key]), lambda n: Size(False, n))
+    if key == "maxItems":
+        return [Alt(atoms=[Size(True, int(obj[key]) + 1)])]
+    if key == "uniqueItems":
+        return [Alt(atoms=[Unique(False)])] if obj[key] is True else IMPOSSIBLE
+    if key == "prefixItems":
+        return [Alt(atoms=[ItemExists(step[1], step[1], (_sub(node, step, rest),))])]
+    if key == "items":
+        start = len(obj.get("prefixItems") or [])
+        return [Alt(atoms=[ItemExists(None, start, (_sub(node, step, rest),))])]
+    if key == "unevaluatedItems":
+        found = []
+        for case in scenarios(node, items=True):
+            done = case.evaluation
+            if not done.every_item:
+                unmatched = tuple(Lit(c, False) for c in done.contains)
+                exists = ItemExists(None, done.prefix, (_sub(node, step, rest), *unmatched))
+                found.append(case_alt(case, [exists]))
+        return found
+    contains = node.child("contains")
+    if key == "contains":
+        return _below(int(obj.get("minContains", 1)), lambda n: Count(contains, 0, n))
+    return [Alt(atoms=[Count(contains, int(obj["maxContains"]) + 1, None)])]
+
+
+def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
+    key, obj = step[0], node.obj
+    if key == "minProperties":
+        return _below(int(obj[key]), lambda n: Size(False, n))
+    if key == "maxProperties":
+        return [Alt(atoms=[Size(True, int(obj[key]) + 1)])]
+    if key == "required":
+        return [Alt(atoms=[Has(step[1], False)])]
+    if key == "dependentRequired":
+        needs = obj[key][step[1]]
+        return [Alt(atoms=[Has(step[1], True), Has(m, False)]) for m in needs]
+    if key == "properties":
+        return [Alt(atoms=[Has(step[1], True, _sub(node, step, rest))])]
+    if key == "patternProperties":
+        return [Alt(atoms=[KeyExists(("pattern", step[1]), _sub(node, step, rest))])]
+    if key == "additionalProperties":
+        names = frozenset(obj.get("properties") or {})
+        where = ("outside", names, tuple(obj.get("patternProperties") or {}))
+        return [Alt(atoms=[KeyExists(where, _sub(node, step, rest))])]
+    if key == "unevaluatedProperties":
+        found = []
+        for case in scenarios(node, items=False):
+            done = case.evaluation
+            if not done.every_key:
+                where = ("outside", done.names, tuple(sorted(done.patterns)))
+                found.append(case_alt(case, [KeyExists(where, _sub(node, step, rest))]))
+        return found
+    # propertyNames: some name breaks it
+    return [Alt(atoms=[KeyExists(("name", _sub(node, step, rest)), None)])]
+
+
+_NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {
+    **{k: ("string", _not_string) for k in STRING_KEYWORDS},
+    **{k: ("array", _not_array) for k in (*ARRAY_KEYWORDS, "maxContains")},
+    **{k: ("object", _not_object) for k in OBJECT_KEYWORDS},
+}

@@ -1,0 +1,189 @@
+"""Schema nodes in their tree, for the inclusion engine: references, sameness, evaluation.
+
+A :class:`SNode` is one schema (a JSON object or boolean) of one version of the schema folder,
+with the file it is written in, so that its ``$ref`` resolve as the generator resolves them.
+:func:`same` decides, by bisimulation, that two nodes of two versions say the same thing
+(annotations aside): such a pair needs no further proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.guards import ANNOTATIONS, KEYWORDS
+
+__all__ = [
+    "IGNORED",
+    "SNode",
+    "Unsupported",
+    "counterpart",
+    "json_equal",
+    "root",
+    "same",
+]
+
+IGNORED = ANNOTATIONS | {"$id", "$schema", "$defs", "$comment"}
+"""Keywords that never decide whether an instance is accepted."""
+
+
+class Unsupported(Exception):
+    """A construct the engine cannot decide exactly (reported as ``CHANGE_UNPROVEN``)."""
+
+    def __init__(self, reason: str, node: SNode | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+@dataclass(frozen=True, eq=False)
+class SNode:
+    """A schema of one version of the tree: its value, the file it is written in and where."""
+
+    tree: SchemaTree
+    home: SchemaFile
+    pointer: str
+    value: Any
+    key: tuple[int, str, str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (id(self.tree), self.home.rel.as_posix(), self.pointer))
+
+    @property
+    def obj(self) -> dict[str, Any]:
+        """The schema object (an empty one for ``true``)."""
+        if isinstance(self.value, dict):
+            return self.value
+        if self.value is True:
+            return {}
+        raise Unsupported("a schema that is not an object or a boolean", self)
+
+    def child(self, *tokens: str | int) -> SNode:
+        """The subschema below this node at ``tokens`` (keywords, names, indexes)."""
+        value, pointer = self.value, self.pointer
+        for token in tokens:
+            value = value[token]
+            pointer += f"/{escape_pointer(token)}"
+        return SNode(self.tree, self.home, pointer, value)
+
+    def target(self) -> SNode | None:
+        """What this node's ``$ref`` names, or None without one."""
+        ref = self.obj.get("$ref")
+        if ref is None:
+            return None
+        if not isinstance(ref, str):
+            raise Unsupported("a $ref that is not a string", self)
+        home, fragment = self.tree.resolve(self.home, ref)
+        return SNode(self.tree, home, fragment, resolve_pointer(home.data, fragment))
+
+    def keywords(self) -> Iterator[str]:
+        """The keywords of this node that constrain instances; refuses unknown ones."""
+        for key in self.obj:
+            if key in IGNORED:
+                continue
+            if key not in KEYWORDS:
+                raise Unsupported(f"the keyword {key!r} is not one the engine reads", self)
+            yield key
+
+
+def root(tree: SchemaTree, schema: SchemaFile) -> SNode:
+    """The root schema of one file."""
+    return SNode(tree, schema, "", schema.data)
+
+
+def counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
+    """The node at the same file and pointer in another version, if there is one."""
+    home = tree.by_rel.get(node.home.rel)
+    if home is None:
+        return None
+    try:
+        value = resolve_pointer(home.data, node.pointer)
+    except LookupError:
+        return None
+    return SNode(tree, home, node.pointer, value)
+
+
+# ---------------------------------------------------------------------------- equality
+
+
+def _number(value: Any) -> Fraction | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema's ``const``/``enum``/``uniqueItems`` decide it (1 == 1.0)."""
+    na, nb = _number(a), _number(b)
+    if na is not None or nb is not None:
+        return na is not None and nb is not None and na == nb
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return a is b
+    if isinstance(a, str) or isinstance(b, str):
+        return bool(a == b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return False
+
+
+_SCHEMA_ONE = frozenset(
+    {"items", "additionalProperties", "unevaluatedProperties", "not", "if", "then", "else",
+     "contains", "propertyNames", "unevaluatedItems"}
+)  # fmt: skip
+_SCHEMA_MAP = frozenset({"properties", "dependentSchemas", "patternProperties"})
+_SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+def _same_data(a: Any, b: Any) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_data(x, y) for x, y in zip(a, b, strict=True))
+    return json_equal(a, b)
+
+
+def same(a: SNode, b: SNode, assumed: set[tuple[Any, Any]] | None = None) -> bool:
+    """Whether ``a`` and ``b`` accept the same instances because they say the same thing.
+
+    Annotations are ignored, ``$ref`` compare by what they name (coinductively, so recursive
+    schemas compare), enum lists compare in order. False means "not shown equal", not
+    "different".
+    """
+    assumed = set() if assumed is None else assumed
+    if (a.key, b.key) in assumed:
+        return True
+    if isinstance(a.value, bool) or isinstance(b.value, bool):
+        return a.value is b.value
+    if not (isinstance(a.value, dict) and isinstance(b.value, dict)):
+        return False
+    assumed.add((a.key, b.key))
+    keys_a = {k for k in a.value if k not in IGNORED}
+    keys_b = {k for k in b.value if k not in IGNORED}
+    if keys_a != keys_b:
+        return False
+    for key in sorted(keys_a):
+        va, vb = a.value[key], b.value[key]
+        if key == "$ref":
+            ta, tb = a.target(), b.target()
+            if ta is None or tb is None or not same(ta, tb, assumed):
+                return False
+        elif key in _SCHEMA_ONE:
+            if not same(a.child(key), b.child(key), assumed):
+                return False
+        elif key in _SCHEMA_MAP:
+            if not (isinstance(va, dict) and isinstance(vb, dict)) or va.keys() != vb.keys():
+                return False
+            if not all(same(a.child(key, n), b.child(key, n), assumed) for n in va):
+                return False
+        elif key in _SCHEMA_LIST:
+            if not (isinstance(va, list) and isinstance(vb, list)) or len(va) != len(vb):
+                return False
+            if not all(same(a.child(key, i), b.child(key, i), assumed) for i in range(len(va))):
+                return False
+        elif not _same_data(va, vb):
+            return False
+    return True

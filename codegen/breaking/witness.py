@@ -1,0 +1,123 @@
+"""Check each witness before it is shown: against both schemas and the generated model.
+
+The engine's own evaluator found the witness; it is judged again by two independent judges:
+the ECMA-262 oracle (python-jsonschema with ECMA patterns and exact ``multipleOf``,
+:mod:`codegen.core.ecma`) on the old and the new schema, and the Pydantic model the generator
+makes of the new schema (built once per comparison, in a private folder, only when there is a
+witness to judge). A witness that any judge disputes is not shown as a break: the finding
+says the change could not be decided.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import itertools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+from codegen.core.config import Config
+from codegen.core.ecma import file_registry, subschema_validator
+from codegen.core.errors import CodegenError
+from codegen.core.loader import SchemaFile, SchemaTree
+
+__all__ = ["Judge"]
+
+_PACKAGES = itertools.count()
+
+
+class Judge:
+    """Judges documents with the schemas of both versions and the new version's models."""
+
+    def __init__(self, previous: SchemaTree, current: SchemaTree) -> None:
+        self._trees = {"previous": previous, "current": current}
+        self._registries: dict[str, Any] = {}
+        self._models: dict[str, pydantic.TypeAdapter[Any]] = {}
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._packages: set[str] = set()
+
+    def close(self) -> None:
+        """Remove the generated package (its folder, and its modules from ``sys.modules``)."""
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+        for name in [m for m in sys.modules if m.split(".")[0] in self._packages]:
+            del sys.modules[name]
+
+    def schema_accepts(self, side: str, schema: SchemaFile, document: Any) -> bool:
+        """Whether the ECMA oracle accepts ``document`` for ``schema`` of ``side``."""
+        if side not in self._registries:
+            tree = self._trees[side]
+            self._registries[side] = file_registry((f.path, f.data) for f in tree.files)
+        validator = subschema_validator(self._registries[side], schema.path, "")
+        return bool(validator.is_valid(document))
+
+    def model_accepts(self, schema: SchemaFile, document: Any) -> bool:
+        """Whether the model generated from the current ``schema`` reads ``document`` (JSON).
+
+        :meth:`prepare` must have named ``schema`` (models are generated in one batch).
+        """
+        adapter = self._models[schema.title]
+        try:
+            adapter.validate_json(json.dumps(document))
+        except pydantic.ValidationError:
+            return False
+        return True
+
+    def prepare(self, schemas: list[SchemaFile]) -> None:
+        """Generate the models of these current contracts (and what they reference) into a
+        private package, and import them."""
+        from codegen.generate.plan import build_plan  # noqa: PLC0415 - only with a witness
+
+        tree = self._trees["current"]
+        wanted = {f.rel: f for s in schemas for f in tree.closure(s)}
+        if not wanted or all(s.title in self._models for s in schemas):
+            return
+        self.close()
+        self._folder = tempfile.TemporaryDirectory(prefix="maverick-witness-")
+        root = Path(self._folder.name)
+        package = f"_maverick_witness_{os.getpid()}_{next(_PACKAGES)}"
+        self._packages.add(package)
+        for rel, schema in wanted.items():
+            path = root / "schemas" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(schema.text, encoding="utf-8")
+        config = Config(root, root / "schemas", root / "out" / package, package)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                plan = build_plan(config)
+        except CodegenError as exc:
+            raise CodegenError(
+                f"the current schemas do not generate, so no witness can be checked: {exc.message}",
+                exc.location,
+                exc.rule,
+            ) from exc
+        for rel, text in plan.files.items():
+            path = config.output_dir / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        titles = {s.title for s in schemas}
+        with _on_path(root / "out"):
+            for contract in plan.contracts:
+                if contract.name in titles:
+                    module = importlib.import_module(contract.module)
+                    self._models[contract.name] = pydantic.TypeAdapter(
+                        getattr(module, contract.name)
+                    )
+
+
+@contextlib.contextmanager
+def _on_path(folder: Path) -> Iterator[None]:
+    sys.path.insert(0, str(folder))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(folder))
