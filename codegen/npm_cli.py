@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codegen.breaking.release import VersionCheck, check_version
 from codegen.core.config import Config, config_location
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import SECTION
 from codegen.generate.targets import Target, npm_target
+
+if TYPE_CHECKING:
+    from codegen.breaking.release import VersionCheck
 
 __all__ = ["NpmExport", "npm_option", "prepare_npm"]
 
@@ -59,6 +62,10 @@ def prepare_npm(folder: Path, config: Config, export_folder: Path | None = None)
             raise CodegenError(
                 f"npm folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
+    # The breaking-change engine is imported only when a package is exported (the CLI imports
+    # this module for every command).
+    from codegen.breaking.release import check_version  # noqa: PLC0415
+
     try:
         judged = check_version(
             config.root,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import keyword
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -17,7 +18,16 @@ from urllib.parse import unquote, urlsplit
 
 from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonparse import parse_schema
-from codegen.core.jsonpos import JsonPositions, escape_pointer, resolve_pointer
+from codegen.core.jsonpos import JsonPositions, resolve_pointer
+from codegen.core.walk import (
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_ONE,
+    iter_subschemas,
+    joined,
+    pointer_of,
+    ref_nodes,
+)
 
 __all__ = [
     "DRAFT_2020_12",
@@ -32,6 +42,7 @@ __all__ = [
     "load_tree",
     "parse_schema",
     "pointer_of",
+    "schema_paths",
 ]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -69,7 +80,7 @@ class SchemaFile:
     def ref_nodes(self) -> tuple[tuple[tuple[str | int, ...], dict[str, Any]], ...]:
         """Every schema object holding ``$ref``, with its path of keys (:func:`pointer_of`),
         in the order :func:`iter_subschemas` finds them."""
-        return tuple(_ref_nodes(self.data))
+        return tuple(ref_nodes(self.data))
 
     @cached_property
     def file_refs(self) -> tuple[str, ...]:
@@ -120,7 +131,7 @@ class SchemaTree:
         target, _, fragment = ref.partition("#")
         if not target:
             return source, unquote(fragment)
-        return self._by_name[_joined(source.folder, target)], unquote(fragment)
+        return self._by_name[joined(source.folder, target)], unquote(fragment)
 
     @cached_property
     def _references(self) -> Mapping[PurePosixPath, tuple[SchemaFile, ...]]:
@@ -154,75 +165,6 @@ class SchemaTree:
             found = tuple(sorted(seen.values(), key=lambda f: f.rel.parts))
             self._closures[start.rel] = found
         return list(found)
-
-
-# Keywords whose value is one subschema, a map of names to subschemas, or a list of them.
-SCHEMA_ONE = ("items", "additionalProperties", "unevaluatedProperties", "not", "if", "then",
-              "else", "contains", "propertyNames", "unevaluatedItems")  # fmt: skip
-SCHEMA_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
-SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
-
-
-def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object of a document with its pointer, parents before children.
-
-    Keyword-aware: only the values of the applicator keywords above are entered, so a property
-    *named* ``$ref`` is never taken for a reference, and data (``examples``, ``default``,
-    ``const``, ``enum``) is never taken for schemas.
-    """
-    if not isinstance(node, dict):
-        return
-    yield pointer, node
-    for key, value in node.items():
-        here = f"{pointer}/{escape_pointer(key)}"
-        if key in SCHEMA_ONE:
-            yield from iter_subschemas(value, here)
-        elif key in SCHEMA_MAP and isinstance(value, dict):
-            for name, sub in value.items():
-                yield from iter_subschemas(sub, f"{here}/{escape_pointer(name)}")
-        elif key in SCHEMA_LIST and isinstance(value, list):
-            for index, sub in enumerate(value):
-                yield from iter_subschemas(sub, f"{here}/{index}")
-
-
-def _joined(folder: str, target: str) -> str:
-    """``target`` relative to ``folder`` (both POSIX, below the schema folder), normalized;
-    :class:`ValueError` if it leaves the schema folder."""
-    parts: list[str] = folder.split("/") if folder else []
-    for part in target.split("/"):
-        if part == "..":
-            if not parts:
-                raise ValueError("escapes the schema folder")
-            parts.pop()
-        elif part not in (".", ""):
-            parts.append(part)
-    return "/".join(parts)
-
-
-def _ref_nodes(document: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Every schema object of ``document`` holding ``$ref``, with its path of keys: what
-    :func:`iter_subschemas` walks, without building a pointer for every object."""
-    pending: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
-    while pending:
-        path, node = pending.pop()
-        if not isinstance(node, dict):
-            continue
-        if "$ref" in node:
-            yield path, node
-        children: list[tuple[tuple[str | int, ...], Any]] = []
-        for key, value in node.items():
-            if key in SCHEMA_ONE:
-                children.append(((*path, key), value))
-            elif key in SCHEMA_MAP and isinstance(value, dict):
-                children += [((*path, key, name), sub) for name, sub in value.items()]
-            elif key in SCHEMA_LIST and isinstance(value, list):
-                children += [((*path, key, index), sub) for index, sub in enumerate(value)]
-        pending.extend(reversed(children))
-
-
-def pointer_of(path: tuple[str | int, ...]) -> str:
-    """The JSON pointer of a path of keys."""
-    return "".join(f"/{escape_pointer(key)}" for key in path)
 
 
 def _check_identity(schema: SchemaFile) -> None:
@@ -267,7 +209,7 @@ def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, Sc
         target, _, fragment = ref.partition("#")
         if target:
             try:
-                rel = PurePosixPath(_joined(schema.folder, target))
+                rel = PurePosixPath(joined(schema.folder, target))
             except ValueError:
                 raise SchemaError(
                     f"$ref {ref!r} escapes the schema folder", where.get(), "REF_INSIDE_TREE"
@@ -318,15 +260,36 @@ def load_tree(
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
-    resolved_root = root.resolve()
     texts: dict[PurePosixPath, bytes] = {}
-    for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
-        if not path.resolve().is_relative_to(resolved_root):
-            raise SchemaError("schema file links outside the schema folder", Location(path))
-        name = path.relative_to(root).as_posix()
+    for name, path in schema_paths(root):
         raw = read[name] if read is not None and name in read else path.read_bytes()
         texts[PurePosixPath(name)] = raw
     return load_texts(root, texts, reuse=reuse)
+
+
+def schema_paths(root: Path) -> list[tuple[str, Path]]:
+    """Every ``*.json`` file below ``root`` by POSIX path relative to it, sorted; a folder
+    reached through a symbolic link is not entered, and a file that is a link must stay
+    inside ``root`` (:class:`SchemaError`)."""
+    found: list[tuple[str, Path]] = []
+    resolved: Path | None = None
+    pending = [(root, "")] if root.is_dir() else []
+    while pending:
+        folder, prefix = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir() and not entry.is_symlink():
+                    pending.append((Path(entry.path), f"{prefix}{entry.name}/"))
+                elif entry.name.endswith(".json") and entry.is_file():
+                    path = Path(entry.path)
+                    if entry.is_symlink():
+                        resolved = resolved or root.resolve()
+                        if not path.resolve().is_relative_to(resolved):
+                            raise SchemaError(
+                                "schema file links outside the schema folder", Location(path)
+                            )
+                    found.append((prefix + entry.name, path))
+    return sorted(found)
 
 
 def load_texts(

@@ -8,20 +8,26 @@ final and :func:`~codegen.generate.records.seal` fills it in, the digest of its 
 from __future__ import annotations
 
 from functools import cache
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from codegen import __version__
 from codegen.core.inputs import generator_digest
 from codegen.generate._dmcg import dmcg_version
 from codegen.generate.fmt import ruff_version
 from codegen.generate.records import BODY_PLACEHOLDER
+from codegen.generate.targets import GENERATED_MARK
+
+if TYPE_CHECKING:
+    import jinja2
 
 __all__ = ["header", "made_with", "templates"]
 
 
 @cache
 def templates() -> jinja2.Environment:
+    """The templates (jinja2 is imported on first use: a module's header needs none)."""
+    import jinja2  # noqa: PLC0415
+
     return jinja2.Environment(
         loader=jinja2.PackageLoader("codegen.generate", "templates"),
         autoescape=False,
@@ -42,14 +48,8 @@ def header(source: str, inputs: str, made_from: str) -> str:
     """The header of a file generated from ``source``: ``inputs`` is the digest of what it was
     made from, which ``made_from`` names (the generator and tools are added)."""
     return (
-        templates()
-        .get_template("header.py.j2")
-        .render(
-            source=source,
-            inputs=inputs,
-            made_from=made_from,
-            made_with=made_with(),
-            body=BODY_PLACEHOLDER,
-        )
-        .rstrip("\n")
+        f"# {GENERATED_MARK} from {source}. DO NOT EDIT.\n"
+        f"# Inputs: sha256:{inputs} ({made_from}; {made_with()})\n"
+        f"# Body: sha256:{BODY_PLACEHOLDER}\n"
+        "# Change the schema or the generator instead, then run `maverick-codegen generate`."
     )

@@ -198,7 +198,7 @@ def test_files_not_marked_as_generated_are_never_overwritten(
 
 
 @pytest.mark.parametrize(
-    "source", ["generate/support.py", "core/loader.py", "generate/templates/header.py.j2"]
+    "source", ["generate/support.py", "core/loader.py", "generate/templates/registry.py.j2"]
 )
 def test_an_edit_anywhere_in_the_generator_makes_every_file_stale(
     make_project: Callable[[str], Path], tmp_path: Path, source: str
