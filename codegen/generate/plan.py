@@ -84,25 +84,29 @@ class Plan:
     regenerated: tuple[str, ...]  # the contracts whose modules were generated, not reused
     disk: Disk | None = None  # with reuse: the files on disk, as the plan read them
 
-    def export_to(self, target: Target) -> Output:
+    def _previous(self, target: Target, *, configured: bool = True) -> Previous | None:
+        """What ``target`` holds on disk, when the plan reuses and the folder is a real one."""
+        return Previous.read(target, self.disk) if self.disk and configured else None
+
+    def export_to(self, target: Target, *, configured: bool = True) -> Output:
         """The export, for ``target`` (reusing its files on disk when the plan reuses)."""
-        files = FileSet(Previous.read(target, self.disk) if self.disk else None)
+        files = FileSet(self._previous(target, configured=configured))
         source = f"{self.config.display(self.config.schema_dir)}/"
         documents = self.output_schemas
         content = render_export(
             files, self.contracts, documents, self.inputs, source, text=documents.text
         )
         manifest = files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
-        return Output(target, manifest, self.disk.files(target) if self.disk else None)
+        return Output(target, manifest)
 
     @cached_property
     def export_files(self) -> Mapping[PurePosixPath, str]:
         """The export of the configured ``export_dir`` (or as it would be anywhere)."""
         folder = self.config.export_dir
         target = export_target(folder if folder is not None else Path("export"), "export")
-        return self.export_to(target).files
+        return self.export_to(target, configured=folder is not None).files
 
-    def npm_to(self, target: Target) -> Output:
+    def npm_to(self, target: Target, *, configured: bool = True) -> Output:
         """The npm package (``[tool.maverick-codegen.export]``; empty when not configured) for
         ``target``. It is rendered whole, every file made from the whole tree."""
         if self.config.npm is None:
@@ -111,18 +115,19 @@ class Plan:
         package, content = render_npm(
             self.config.npm, self.tree, self.contracts, self.export_files, source
         )
-        files = FileSet(Previous.read(target, self.disk) if self.disk else None)
+        files = FileSet(self._previous(target, configured=configured))
         for rel, text in package.items():
             files.add(rel, self.inputs[""], partial(str, text))
         manifest = files.with_manifest(PurePosixPath(NPM_MANIFEST), content, self.inputs[""])
-        return Output(target, manifest, self.disk.files(target) if self.disk else None)
+        return Output(target, manifest)
 
     @cached_property
     def npm_files(self) -> Mapping[PurePosixPath, str]:
         """The npm package of the configured ``npm_dir`` (or as it would be anywhere)."""
         settings = self.config.npm
-        folder = settings.npm_dir if settings is not None and settings.npm_dir else Path("npm")
-        return self.npm_to(npm_target(folder, "npm")).files
+        folder = settings.npm_dir if settings is not None else None
+        target = npm_target(folder if folder is not None else Path("npm"), "npm")
+        return self.npm_to(target, configured=folder is not None).files
 
     @cached_property
     def outputs(self) -> tuple[Output, ...]:
