@@ -42,10 +42,19 @@ from typing import Any, BinaryIO
 from maverick.tools.base import Budget, BudgetExceeded, Limits
 from maverick.tools.scan import Hit, Query, Scanner
 
-__all__ = ["CHUNK", "GRACE", "MAX_FAILURES", "Searchers", "WorkerLost", "serve"]
+__all__ = [
+    "CHUNK",
+    "GRACE",
+    "MAX_FAILURES",
+    "Searchers",
+    "WorkerLost",
+    "frame",
+    "read_frames",
+    "serve",
+]
 
 CHUNK = 256  # paths per message
-GRACE = 0.25  # seconds past its deadline a worker may take to answer before it is killed
+GRACE = 0.5  # seconds past its deadline a worker may take to answer before it is killed
 MAX_FAILURES = 3
 _LENGTH = struct.Struct("<I")
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding maverick/
@@ -81,7 +90,7 @@ class _Worker:
         os.set_blocking(self._from, False)
 
     def send(self, message: Any, until: float) -> None:
-        data = memoryview(_frame(message))
+        data = memoryview(frame(message))
         while data:
             try:
                 data = data[os.write(self._to, data) :]
@@ -183,6 +192,11 @@ class Searchers:
             raise BudgetExceeded(budget.timed_out_message())
         return sorted((hit for reply in replies for hit in reply[2]), key=_first)
 
+    def idle(self) -> list[int]:
+        """The process ids of the idle workers."""
+        with self._lock:
+            return [worker.process.pid for worker in self._idle]
+
     def close(self) -> None:
         """Stop the idle workers; a busy one stops when its job ends (its input closes)."""
         with self._lock:
@@ -215,7 +229,8 @@ def _stop_all(workers: list[_Worker]) -> None:
     workers.clear()
 
 
-def _frame(message: Any) -> bytes:
+def frame(message: Any) -> bytes:
+    """One message as sent on a pipe: its length (4 bytes, little-endian), then its marshal."""
     data = marshal.dumps(message)
     return _LENGTH.pack(len(data)) + data
 
@@ -269,16 +284,17 @@ def _job(header: Any, messages: Iterator[Any]) -> tuple[Any, ...]:
     return (*outcome, read)
 
 
-def _messages(stream: BinaryIO) -> Iterator[Any]:
+def read_frames(stream: BinaryIO) -> Iterator[Any]:
+    """The messages of ``stream`` (see :func:`frame`), until its end."""
     while len(head := stream.read(_LENGTH.size)) == _LENGTH.size:
         yield marshal.loads(stream.read(_LENGTH.unpack(head)[0]))
 
 
 def serve(source: BinaryIO, sink: BinaryIO) -> None:
     """A worker's loop: answer each job read from ``source`` on ``sink``, until its end."""
-    messages = _messages(source)
+    messages = read_frames(source)
     for header in messages:
-        sink.write(_frame(_job(header, messages)))
+        sink.write(frame(_job(header, messages)))
         sink.flush()
 
 
