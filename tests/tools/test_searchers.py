@@ -225,3 +225,27 @@ def test_the_worker_loads_no_contracts() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "[]\n"
+
+
+def test_a_worker_outlives_ctrl_c_and_ends_with_its_input(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("needle\n")
+    job = _frames(
+        ("job", "needle", False, 5.0, 1000, 10), ("files", 0, [str(tmp_path / "a.py")]), ("end",)
+    ).getvalue()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "maverick.tools.searchers"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert worker.stdin is not None
+    assert worker.stdout is not None
+    worker.stdin.write(job)
+    worker.stdin.flush()
+    answer = ("ok", 7, [(0, 1, [(1, "needle")])])
+    assert next(read_frames(worker.stdout)) == answer  # it runs: its SIGINT is ignored now
+    worker.send_signal(signal.SIGINT)
+    out, err = worker.communicate(job, timeout=30)
+    assert worker.returncode == 0
+    assert err == b""
+    assert _answers(io.BytesIO(out)) == [answer]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import marshal
 import os
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -298,5 +299,15 @@ def serve(source: BinaryIO, sink: BinaryIO) -> None:
         sink.flush()
 
 
+def _main() -> None:
+    # Ctrl-C in a terminal reaches the whole process group: it is the server's to act on; a
+    # worker ends when its input does (the server closed it, or exited).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        serve(sys.stdin.buffer, sys.stdout.buffer)
+    except BrokenPipeError:  # the server went away while this worker answered
+        os._exit(0)
+
+
 if __name__ == "__main__":
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    _main()
