@@ -3,8 +3,9 @@
 ``maverick.tools.results`` builds results (``create_success_result``,
 ``create_error_result``); ``maverick.tools.codebase.CodebaseTools`` runs the tools on a root
 folder, one module each (``search``, ``files``, ``patterns``, ``deps``), sharing ``base``
-(budgets, failures), ``workspace`` (the root) and ``policy`` (the secrets policy);
-``maverick.tools.mcp_server`` serves them over MCP (needs the ``mcp`` extra).
+(budgets, failures), ``workspace`` (the root) and ``policy`` (the secrets policy); the search's
+engine is ``scan`` and its worker processes ``searchers``. ``maverick.tools.mcp_server``
+serves the tools over MCP (needs the ``mcp`` extra).
 
 The names below are imported when first used (PEP 562), so that the search's worker
 processes (``python -m maverick.tools.searchers``) load the search engine and not the

@@ -13,7 +13,8 @@ or touch the network, and they never raise: every bad input comes back as an err
 whose ``error`` says what was wrong. Each call runs on a bounded pool of worker threads (the
 event loop is never blocked) under a time and a size budget (:class:`~maverick.tools.base.
 Limits`): past either it answers an error result at its deadline at the latest, and the worker
-stops at its next look at the budget.
+stops at its next look at the budget. A large search is shared among a few worker processes
+(:mod:`maverick.tools.searchers`), started once and kept for the calls that follow.
 """
 
 from __future__ import annotations
