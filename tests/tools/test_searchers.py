@@ -85,11 +85,17 @@ def test_workers_find_what_one_thread_finds(
     assert len(tools.searchers.idle()) == 2  # they ran it, and are back
 
 
-def test_the_reference_is_not_empty(tree: tuple[Path, int]) -> None:
-    found = _search(CodebaseTools(tree[0], search_processes=0), query="needle", file_pattern="*")
+@pytest.mark.parametrize("processes", [0, 2])
+def test_what_they_find_and_skip(tree: tuple[Path, int], processes: int) -> None:
+    tools = CodebaseTools(tree[0], search_processes=processes)
+    found = _search(tools, query="needle", file_pattern="*", max_results=1000)
+    assert len(tools.searchers.idle()) == processes
+    tools.close()
     assert found["match_count"] > 100
-    assert found["secret_files_skipped"] == 1
-    assert "pkg0/big.py" in {m["file"] for m in found["matches"]} or found["truncated"]
+    assert found["secret_files_skipped"] == 1  # .env, never opened
+    assert not any("secret" in m["text"] for m in found["matches"])
+    assert {"pkg0/big.py"} <= {m["file"] for m in found["matches"]}  # past the 1 MiB buffer
+    assert "pkg1/blob.bin" not in {m["file"] for m in found["matches"]}  # binary
 
 
 def test_concurrent_searches_agree(tree: tuple[Path, int], tools: CodebaseTools) -> None:

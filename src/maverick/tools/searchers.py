@@ -202,7 +202,8 @@ class Searchers:
         """Stop the idle workers; a busy one stops when its job ends (its input closes)."""
         with self._lock:
             self.processes = 0
-        self._finalizer()
+            idle, self._idle[:] = list(self._idle), []
+        _stop_all(idle)
 
     def _give_back(self, workers: list[_Worker]) -> None:
         with self._lock:
