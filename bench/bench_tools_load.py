@@ -2,7 +2,8 @@
 
 Starts ``maverick-tools-mcp --http`` on a fixture tree, then 8 clients (``--clients``), each
 its own MCP session, make 2,000 mixed calls in all (``--calls``: searches literal and RE2,
-get_file, check_patterns, analyze_deps), while one more client keeps a hostile regular
+some over 600 files, which the server shares among its search processes, get_file,
+check_patterns, analyze_deps), while one more client keeps a hostile regular
 expression in flight the whole time: ``(a+)+$`` over one line of 40,000 a's, and an
 expression that defeats RE2's automaton cache over 16 MB. Prints each tool's p50 and p99
 latency, the hostile calls, the server's peak resident memory and the failed calls (the goal:
@@ -62,6 +63,8 @@ def main() -> int:
         )
     memory = report.peak_rss_kib
     print(f"server peak memory (VmHWM): {f'{memory / 1024:.0f} MiB' if memory else 'unavailable'}")
+    peaks = ", ".join(f"{kib / 1024:.0f} MiB" for kib in report.workers_peak_rss_kib)
+    print(f"search processes: {len(report.workers_peak_rss_kib)} (peak memory: {peaks or '-'})")
     print(f"failed calls: {len(report.failures)}")
     for failure in report.failures[:10]:
         print(f"  {failure}")

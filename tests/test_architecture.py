@@ -32,8 +32,8 @@ FORBIDDEN = {
                            "maverick.tools", "mcp", "mcp_types"),
     **{f"maverick.tools.{name}": ("mcp", "mcp_types", "maverick.agents",
                                   "maverick.tools.mcp_server")
-       for name in ("results", "codebase", "base", "workspace", "policy", "search", "files",
-                    "patterns", "deps", "hard_mode")},
+       for name in ("results", "codebase", "base", "workspace", "policy", "search", "scan",
+                    "searchers", "files", "patterns", "deps", "hard_mode")},
 }  # fmt: skip
 
 

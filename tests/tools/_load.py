@@ -8,8 +8,8 @@ answered). It is bounded in count and in time (``time_limit``: past it the run s
 says so) and stops the server itself. Every answer is checked: its structured content must be
 valid for the tool's contract and say success; anything else, or an exception, is a failed
 call. It reports each tool's latencies, the hostile calls (how long each took and whether it
-ended on its time budget) and the server's peak resident memory (Linux ``VmHWM``; None
-elsewhere).
+ended on its time budget) and the peak resident memory (Linux ``VmHWM``; None elsewhere) of
+the server and of its search processes.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ MIX: list[tuple[str, dict[str, Any]]] = [
     ("get_file", {"path": "requirements.txt"}),
     ("analyze_deps", {"path": "agents"}),
     ("search_codebase", {"query": "spiffe", "file_pattern": "*", "path": "agents"}),
+    # over 600 files: large enough to be shared among the server's search processes
+    ("search_codebase", {"query": "VertexAiSessionService", "path": "many"}),
+    ("search_codebase", {"query": r"VertexAi\w+Service\(", "regex": True, "path": "many"}),
 ]
 # The hostile calls, in turn: the issue's catastrophic-backtracking case (one line of 40,000
 # a's), and an expression whose automaton does not fit RE2's cache, over 16 MB: its slow path.
@@ -63,6 +66,7 @@ class LoadReport:
     failures: list[str] = field(default_factory=list)
     hostile: list[tuple[float, bool]] = field(default_factory=list)  # (seconds, hit budget)
     peak_rss_kib: int | None = None
+    workers_peak_rss_kib: list[int] = field(default_factory=list)  # the search processes'
     timed_out: bool = False
 
     @property
@@ -77,8 +81,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def build_load_tree(folder: Path) -> Path:
-    """The tool tests' repository plus ``hostile/``: one 40,000-a line and 16 MB of a/b."""
+    """The tool tests' repository plus ``hostile/`` (one 40,000-a line and 16 MB of a/b) and
+    ``many/`` (600 small Python files)."""
     root = build_repo(folder)
+    for n in range(600):
+        module = root / "many" / f"pkg{n % 20}" / f"mod{n}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        hit = "session = VertexAiSessionService(project='demo')\n" if n % 25 == 0 else ""
+        module.write_text(f"import os\n{hit}" + f"value_{n} = os.getcwd()\n" * 20)
     hostile = root / "hostile"
     hostile.mkdir()
     (hostile / "a-line.txt").write_text(A_LINE + "\n")
@@ -116,6 +126,17 @@ def _wait_for(server: subprocess.Popen[bytes], port: int, seconds: float = 30) -
         if time.monotonic() > deadline:
             raise RuntimeError("the HTTP server did not start")
         time.sleep(0.1)
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux; empty elsewhere)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def _peak_rss_kib(pid: int) -> int | None:
@@ -209,6 +230,8 @@ def run_load(
             anyio.run(main)
             report.seconds = time.perf_counter() - started
             report.peak_rss_kib = _peak_rss_kib(server.pid)
+            peaks = (_peak_rss_kib(child) for child in _children(server.pid))
+            report.workers_peak_rss_kib = [peak for peak in peaks if peak is not None]
         finally:
             server.terminate()
             server.wait(timeout=30)

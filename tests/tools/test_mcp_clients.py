@@ -151,6 +151,7 @@ def test_streamable_http_on_localhost(repo: Path) -> None:
     [
         (["--time-budget", "0"], "time_budget must be positive, not 0.0"),
         (["--workers", "0"], "workers must be at least 1, not 0"),
+        (["--search-processes", "-1"], "processes must be at least 0, not -1"),
         (["--deny", "[z-a]"], "invalid deny rule '[z-a]'"),
         (["--deny-file", "/nonexistent/deny.txt"], "/nonexistent/deny.txt"),
     ],

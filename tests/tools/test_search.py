@@ -20,7 +20,7 @@ from pathspec import GitIgnoreSpec
 
 from maverick.tools import DEFAULT_DENY, CodebaseTools, Limits, SecretsPolicy
 from maverick.tools.base import Budget
-from maverick.tools.search import MAX_PROGRAM_SIZE, Query
+from maverick.tools.scan import MAX_PROGRAM_SIZE, Query
 
 # Expressions RE2 and Python's re read alike (ASCII text, no newline in them).
 SHARED = ["ab+c", "^a", "b$", "[^a]b", "a|bc", "^$", "c{2,3}", r"\bab", "a.c", "(?i)AB", "x*"]

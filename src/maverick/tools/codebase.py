@@ -13,7 +13,8 @@ or touch the network, and they never raise: every bad input comes back as an err
 whose ``error`` says what was wrong. Each call runs on a bounded pool of worker threads (the
 event loop is never blocked) under a time and a size budget (:class:`~maverick.tools.base.
 Limits`): past either it answers an error result at its deadline at the latest, and the worker
-stops at its next look at the budget.
+stops at its next look at the budget. A large search is shared among a few worker processes
+(:mod:`maverick.tools.searchers`), started once and kept for the calls that follow.
 """
 
 from __future__ import annotations
@@ -37,12 +38,15 @@ from maverick.tools import deps, files, patterns, search
 from maverick.tools.base import Budget, Limits, ToolFailure
 from maverick.tools.policy import SecretsPolicy
 from maverick.tools.results import create_error_result, create_success_result
+from maverick.tools.searchers import Searchers
 from maverick.tools.workspace import PathRefused, Workspace
 
-__all__ = ["DEFAULT_WORKERS", "CodebaseTools"]
+__all__ = ["DEFAULT_SEARCH_PROCESSES", "DEFAULT_WORKERS", "CodebaseTools"]
 
 ResultT = TypeVar("ResultT", bound=ToolResult)
 DEFAULT_WORKERS = 4  # calls running at once; more wait for a worker (their budget runs)
+# Processes a large search is shared among: one per core, up to 4; none on a single core.
+DEFAULT_SEARCH_PROCESSES = min(4, os.cpu_count() or 1) if (os.cpu_count() or 1) > 1 else 0
 _DETAIL = 300  # characters of an unexpected exception's text an error result carries
 
 
@@ -50,7 +54,9 @@ class CodebaseTools:
     """The four tools on the folder ``root`` (resolved once; it must exist).
 
     ``policy`` adds deny rules to the built-in secrets policy; ``limits`` sets the budgets of
-    every call; ``workers`` bounds how many calls run at once.
+    every call; ``workers`` bounds how many calls run at once; ``search_processes`` is the
+    number of worker processes a large search is shared among (0: every search on its
+    thread), started on the first search that wants them; :meth:`close` stops them.
     """
 
     def __init__(
@@ -60,12 +66,19 @@ class CodebaseTools:
         policy: SecretsPolicy | None = None,
         limits: Limits | None = None,
         workers: int = DEFAULT_WORKERS,
+        search_processes: int = DEFAULT_SEARCH_PROCESSES,
     ) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         self.workspace = Workspace.at(root, policy)
         self.limits = limits or Limits()
+        self.searchers = Searchers(search_processes)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="maverick-tools")
+
+    def close(self) -> None:
+        """Stop the search's worker processes (they also stop with this object or the
+        interpreter); a later search runs on its thread."""
+        self.searchers.close()
 
     @property
     def root(self) -> Path:
@@ -128,6 +141,7 @@ class CodebaseTools:
                 file_pattern=file_pattern,
                 regex=regex,
                 max_results=max_results,
+                searchers=self.searchers,
             )
 
         return self._run(SearchResult, "search_codebase", work)

@@ -20,7 +20,8 @@ get an error result of the tool's contract as well. Only an unknown tool name is
 error. stdio is the default transport; ``--http`` serves streamable HTTP on 127.0.0.1 only.
 
 Calls are answered concurrently: each runs on a bounded pool of worker threads
-(``--workers``) under its time and size budgets (``--time-budget``, ``--read-budget``), and
+(``--workers``; a large search also on the server's search processes, ``--search-processes``)
+under its time and size budgets (``--time-budget``, ``--read-budget``), and
 the secrets policy takes the deny rules of ``--deny`` and ``--deny-file`` after its own.
 """
 
@@ -50,7 +51,7 @@ from maverick.contracts import (
     tool_output_schema,
 )
 from maverick.tools.base import Limits
-from maverick.tools.codebase import DEFAULT_WORKERS, CodebaseTools
+from maverick.tools.codebase import DEFAULT_SEARCH_PROCESSES, DEFAULT_WORKERS, CodebaseTools
 from maverick.tools.policy import SecretsPolicy
 from maverick.tools.results import create_error_result
 
@@ -140,9 +141,13 @@ def build_server(
     policy: SecretsPolicy | None = None,
     limits: Limits | None = None,
     workers: int = DEFAULT_WORKERS,
+    search_processes: int = DEFAULT_SEARCH_PROCESSES,
 ) -> Server[Any]:
     """The MCP server of the four tools on ``root`` (see :class:`CodebaseTools` for the rest)."""
-    tools = _tools(CodebaseTools(root, policy=policy, limits=limits, workers=workers))
+    codebase = CodebaseTools(
+        root, policy=policy, limits=limits, workers=workers, search_processes=search_processes
+    )
+    tools = _tools(codebase)
     listing = types.ListToolsResult(
         tools=[
             types.Tool(
@@ -227,11 +232,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--workers", type=int, default=DEFAULT_WORKERS,
         help=f"calls that run at once; more wait (default {DEFAULT_WORKERS})",
     )  # fmt: skip
+    parser.add_argument(
+        "--search-processes", type=int, default=DEFAULT_SEARCH_PROCESSES, metavar="N",
+        help="processes a large search is shared among; 0: none "
+        f"(default {DEFAULT_SEARCH_PROCESSES}: one per core, up to 4)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         limits = Limits(args.time_budget, round(args.read_budget * 1024 * 1024))
         policy = SecretsPolicy.with_rules(args.deny, args.deny_file)
-        server = build_server(args.root, policy=policy, limits=limits, workers=args.workers)
+        server = build_server(
+            args.root,
+            policy=policy,
+            limits=limits,
+            workers=args.workers,
+            search_processes=args.search_processes,
+        )
     except (NotADirectoryError, OSError, ValueError) as exc:
         print(f"maverick-tools-mcp: {exc}", file=sys.stderr)
         return 2
