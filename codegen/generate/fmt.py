@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import version
@@ -28,10 +29,22 @@ def ruff_version() -> str:
     return version("ruff")
 
 
-def _ruff() -> str:
+_ruff_lock = threading.Lock()
+
+
+@cache
+def _find_ruff() -> str:
     from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]  # noqa: PLC0415
 
     return str(find_ruff_bin())
+
+
+def _ruff() -> str:
+    """The pinned ruff's executable, looked up once per process and under a lock: the lookup
+    reads ``sysconfig``'s variables, whose first read is not thread-safe in CPython 3.11, and a
+    generation formats on two threads at once (one of them then found ``EXE`` missing)."""
+    with _ruff_lock:
+        return _find_ruff()
 
 
 def format_python(
