@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
-from codegen.core.loader import SchemaFile, SchemaTree, schema_paths
+from codegen.core.loader import SchemaFile, SchemaTree, digest_bytes, schema_paths
 
 __all__ = [
     "closure_digest",
@@ -90,8 +90,7 @@ def generator_digest() -> str:
     package = Path(codegen.__file__).parent
     for path in sorted(generator_sources(package)):
         sha.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0")
-        # Line ends as a checkout writes them (CRLF on Windows) do not make another generator.
-        sha.update(path.read_bytes().replace(b"\r\n", b"\n"))
+        sha.update(digest_bytes(path.read_bytes()))
     return sha.hexdigest()
 
 
@@ -165,4 +164,5 @@ def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None
     """The inputs of the whole generation: every schema file (``files``, else read from
     ``schema_dir``), the configuration and the generator."""
     found = raw_schema_files(config.schema_dir) if files is None else files
-    return _digest("tree", _canonical(config_view(config)), _hash_files(found))
+    schemas = _hash_files((rel, digest_bytes(data)) for rel, data in found)
+    return _digest("tree", _canonical(config_view(config)), schemas)

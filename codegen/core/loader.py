@@ -37,6 +37,7 @@ __all__ = [
     "SchemaFile",
     "SchemaTree",
     "check_refs",
+    "digest_bytes",
     "iter_subschemas",
     "load_texts",
     "load_tree",
@@ -46,6 +47,14 @@ __all__ = [
 ]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def digest_bytes(data: bytes) -> bytes:
+    """A file's bytes as the records' digests see them: CRLF line ends (what a Windows
+    checkout writes, ``core.autocrlf``) read as LF, so that the same commit has the same
+    records on every machine. Only whitespace between JSON tokens changes: a JSON string
+    cannot hold a raw line end."""
+    return data.replace(b"\r\n", b"\n")
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,8 +112,8 @@ class SchemaFile:
 
     @cached_property
     def sha256(self) -> bytes:
-        """The SHA-256 of the file's bytes."""
-        return hashlib.sha256(self.digest_text).digest()
+        """The SHA-256 of the file's bytes (:func:`digest_bytes`)."""
+        return hashlib.sha256(digest_bytes(self.digest_text)).digest()
 
 
 @dataclass(frozen=True, eq=False)

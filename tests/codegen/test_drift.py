@@ -268,6 +268,40 @@ def test_a_fresh_clone_is_checked_by_its_records_without_generating(
     assert out == f"generated code is up to date ({files} files, by their records)\n"
 
 
+def test_a_checkout_with_crlf_line_ends_is_up_to_date_by_its_records(
+    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git for Windows checks text files out with CRLF (core.autocrlf): the same commit, so the
+    same records. Before, every schema's digest changed and check reported drift."""
+    project = generated(make_project)
+    rewritten = 0
+    for path in sorted(project.rglob("*")):
+        if path.is_file() and path.suffix in {".json", ".py", ".md", ".ts", ".js", ".toml"}:
+            data = path.read_bytes()
+            assert b"\r" not in data
+            path.write_bytes(data.replace(b"\n", b"\r\n"))
+            rewritten += 1
+    assert rewritten > 30
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("check generated something")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(plan, "build_plan", refuse)
+        code, out = run(project, "check")
+    assert code == 0, out
+    assert out.endswith("files, by their records)\n")
+    code, out = run(project, "generate")
+    assert code == 0, out
+    assert out.startswith("up to date:"), out
+    # An edit is still an edit, whatever the line ends.
+    schema = project / "schemas/tools/problem.json"
+    schema.write_bytes(schema.read_bytes().replace(b"File path.", b"The path of the file."))
+    code, out = run(project, "check")
+    assert code == 1
+    assert f"changed: {PATH}/tools/problem.py" in out
+
+
 @pytest.mark.parametrize("renamed", range(6))
 def test_a_generation_killed_between_two_renames_never_passes_check(
     make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch, renamed: int
