@@ -244,24 +244,32 @@ def _build(
     keys: dict[str, list[Lit]],
     slots: list[tuple[list[KeyExists], frozenset[str]]],
 ) -> Result:
-    """The object with these keys (and fillers up to ``minProperties``), or why not."""
+    """The object with these keys (and fillers up to ``minProperties``), or why not.
+
+    Every property is solved even after one is :class:`Unknown`: the object needs them all, so
+    one that admits no value proves this choice empty (a pattern that cannot be decided on one
+    property does not hide a contradiction on another)."""
     if plan.high is not None and len(keys) + len(slots) > plan.high:
         return EMPTY
-    value: dict[str, Any] = {}
-    for key, lits in keys.items():
-        result = solver.solve(plan.base(key) + lits)
-        if not isinstance(result, Found):
-            return result
-        value[key] = result.value
     names = _names(solver, plan, slots)
     if names is None:
         return EMPTY
+    wanted = [(key, plan.base(key) + lits) for key, lits in keys.items()]
     for index, (group, region) in enumerate(slots):
         lits = plan.region_base(region) + [e.lit for e in group if e.lit is not None]
+        wanted.append((names[index], lits))
+    value: dict[str, Any] = {}
+    unknown: Unknown | None = None
+    for key, lits in wanted:
         result = solver.solve(lits)
-        if not isinstance(result, Found):
+        if isinstance(result, Found):
+            value[key] = result.value
+        elif isinstance(result, Unknown):
+            unknown = unknown or result
+        else:
             return result
-        value[names[index]] = result.value
+    if unknown is not None:
+        return unknown
     if len(value) < plan.low:
         filled = _fill(solver, plan, value)
         if filled is None:

@@ -13,6 +13,7 @@ against the literals by :mod:`codegen.breaking.engine.evaluate` before it is ret
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from fractions import Fraction
 from math import gcd, lcm
@@ -307,19 +308,26 @@ _CANDIDATES = 256
 
 def _string(atoms: list[Atom]) -> Result:
     """A string satisfying the atoms. Patterns the automata cannot read (lookaround,
-    backreferences) are set aside: when the rest admits no string, none is proved; else the
-    rest's shortest members are judged against them by the ECMA-262 engine itself."""
-    decidable, aside = [], []
+    backreferences) are set aside, a pattern that must match kept as a set that holds its
+    matches (:func:`~codegen.breaking.strings.matching_superset`): when the rest admits no
+    string, none is proved; else the rest's shortest members are judged against them by the
+    ECMA-262 engine itself."""
+    decidable, aside, supersets = [], [], []
     for atom in atoms:
         if isinstance(atom, Pattern):
             try:
                 strings.matching(atom.pattern)
             except (strings.Undecidable, strings.PatternError) as exc:
                 aside.append((atom, exc))
+                if atom.positive and isinstance(exc, strings.Undecidable):
+                    with contextlib.suppress(strings.Undecidable):
+                        supersets.append(strings.matching_superset(atom.pattern))
                 continue
         decidable.append(atom)
     try:
         language = string_language(decidable)
+        for superset in supersets:
+            language = language & superset
         candidates = language.examples(_CANDIDATES if aside else 1)
     except (strings.Undecidable, strings.PatternError) as exc:
         raise Unsupported(str(exc)) from exc

@@ -16,6 +16,7 @@ from codegen.breaking.strings.sets import (
     length_between,
     literal,
     matching,
+    matching_superset,
     nothing,
     one_of,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "length_between",
     "literal",
     "matching",
+    "matching_superset",
     "nothing",
     "one_of",
 ]

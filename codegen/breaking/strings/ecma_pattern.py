@@ -8,6 +8,12 @@ greedy one. Whether a pattern is ECMA-262 at all is decided by ``regress`` first
 (:class:`PatternError` when it refuses); what is valid but no regular language here
 (backreferences, lookaround, modifier groups such as ``(?i:...)``) raises
 :class:`Undecidable` with the construct and its offset.
+
+``parse(pattern, superset=True)`` reads lookaround and backreferences too, as a tree whose
+language holds every string the pattern matches and maybe more: a lookaround as the empty
+string (dropping a condition on the position only adds matches), a backreference as any string
+(what its group captured is some string). An emptiness proved on that language holds for the
+pattern; a member of it is only a candidate, to be judged by the ECMA-262 engine.
 """
 
 from __future__ import annotations
@@ -90,6 +96,9 @@ class Repeat:
 
 Node = Chars | Assertion | Seq | Alt | Repeat
 
+_EMPTY = Seq(())
+"""The empty string."""
+
 _SYNTAX = frozenset("^$\\.*+?()[]{}|")
 _CONTROL = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _SHORTHAND = {
@@ -105,13 +114,14 @@ _LOOKAROUND = (("(?<=", "lookbehind"), ("(?<!", "negative lookbehind"),
 
 
 @functools.cache
-def parse(pattern: str) -> Node:
-    """The syntax tree of ``pattern``; :class:`PatternError` or :class:`Undecidable`."""
+def parse(pattern: str, *, superset: bool = False) -> Node:
+    """The syntax tree of ``pattern``; :class:`PatternError` or :class:`Undecidable`. With
+    ``superset``, of a language that holds the pattern's (see the module's docstring)."""
     try:
         regress.Regex(pattern, "u")
     except regress.RegressError as error:
         raise PatternError(pattern, str(error)) from None
-    reader = _Reader(pattern)
+    reader = _Reader(pattern, superset=superset)
     node = reader.disjunction()
     if reader.pos != len(pattern):
         raise reader.unread()
@@ -125,9 +135,10 @@ def _single(ranges: cs.Ranges) -> int | None:
 class _Reader:
     """A recursive-descent reader of a pattern ``regress`` has accepted."""
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, *, superset: bool = False) -> None:
         self.text = pattern
         self.pos = 0
+        self.superset = superset
 
     def peek(self, ahead: int = 0) -> str:
         at = self.pos + ahead
@@ -171,7 +182,14 @@ class _Reader:
         at = self.pos
         for prefix, construct in _LOOKAROUND:
             if self.text.startswith(prefix, at):
-                raise self.undecidable(construct, at)
+                if not self.superset:
+                    raise self.undecidable(construct, at)
+                self.pos += len(prefix)
+                self.disjunction()  # read past it: the condition is dropped
+                if self.peek() != ")":
+                    raise self.unread()
+                self.pos += 1
+                return _EMPTY
         if self.text.startswith("(?:", at):
             self.pos += 3
         elif self.text.startswith("(?<", at):
@@ -212,12 +230,25 @@ class _Reader:
             return Chars(cs.DOT)
         if c == "[":
             return Chars(cs.normalize(self.char_class()))
+        if c == "\\" and self.superset and self.peek(1) and self.peek(1) in "123456789k":
+            return self.backreference()
         if c == "\\":
             return Chars(cs.normalize(self.escape(in_class=False)))
         if c in _SYNTAX or not c:
             raise self.unread()
         self.pos += 1
         return Chars(cs.normalize([(ord(c), ord(c))]))
+
+    def backreference(self) -> Node:
+        """``\\N`` or ``\\k<name>``, read as any string (``superset`` only)."""
+        at = self.pos
+        self.pos += 2
+        if self.text[at + 1] == "k":
+            self.pos = self.text.index(">", self.pos) + 1
+        else:
+            while self.peek().isdigit():
+                self.pos += 1
+        return Repeat(Chars(((0, cs.LAST),)), 0, None, at)
 
     def char_class(self) -> cs.Ranges:
         self.pos += 1

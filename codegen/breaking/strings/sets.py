@@ -47,6 +47,7 @@ __all__ = [
     "length_between",
     "literal",
     "matching",
+    "matching_superset",
     "nothing",
     "one_of",
 ]
@@ -201,6 +202,20 @@ def matching(pattern: str) -> Strings:
     bounded = Strings((0,), (compile_tree(star, pattern, search=True),), "")
     bounded &= length_between(whole.low, whole.high)
     return Strings(bounded._cuts, bounded._dfas, repr(pattern))
+
+
+@functools.lru_cache(maxsize=1024)
+def matching_superset(pattern: str) -> Strings:
+    """A set holding every string in which ``pattern`` finds a match: exactly
+    :func:`matching` when the automata read the whole pattern; else lookaround read as the
+    empty string and backreferences as any string (:func:`~.ecma_pattern.parse`). Empty
+    only when the pattern matches nothing; :class:`Undecidable` for what even this reading
+    cannot follow (modifier groups)."""
+    try:
+        return matching(pattern)
+    except Undecidable:
+        tree = parse(pattern, superset=True)
+    return Strings((0,), (compile_tree(tree, pattern, search=True),), f"{pattern!r} at most")
 
 
 def _whole_repetition(tree: Node) -> Repeat | None:
