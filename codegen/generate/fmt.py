@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from codegen.core.errors import CodegenError
 from codegen.core.scratch import scratch_dir
 
-__all__ = ["LINE_LENGTH", "format_python", "ruff_version"]
+__all__ = ["LINE_LENGTH", "format_python", "ruff_binary", "ruff_version"]
 
 LINE_LENGTH = 100
 _SETTINGS = ["--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311"]
@@ -39,10 +39,14 @@ def _find_ruff() -> str:
     return str(find_ruff_bin())
 
 
-def _ruff() -> str:
-    """The pinned ruff's executable, looked up once per process and under a lock: the lookup
-    reads ``sysconfig``'s variables, whose first read is not thread-safe in CPython 3.11, and a
-    generation formats on two threads at once (one of them then found ``EXE`` missing)."""
+def ruff_binary() -> str:
+    """The pinned ruff's executable, looked up once per process and under a lock.
+
+    The lookup reads ``sysconfig``'s variables, and their first read is not thread-safe in
+    CPython 3.11: a thread that reads them while another fills them in finds ``EXE`` missing
+    (a 1000-schema generate failed so). A generation formats on a thread of its own while the
+    main thread may import datamodel-code-generator (isort reads ``sysconfig`` too), so it
+    calls this first, before that thread starts."""
     with _ruff_lock:
         return _find_ruff()
 
@@ -60,7 +64,7 @@ def format_python(
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
-        ruff = _ruff()
+        ruff = ruff_binary()
         for command in (
             [ruff, "check", *_SETTINGS, "--select", "I", "--fix", "--quiet", "--no-cache", tmp],
             [ruff, "format", *_SETTINGS, "--quiet", "--no-cache", tmp],

@@ -32,7 +32,7 @@ from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
 from codegen.generate.export import check_ids_mirror_files, render_export
-from codegen.generate.fmt import format_python
+from codegen.generate.fmt import format_python, ruff_binary
 from codegen.generate.header import templates
 from codegen.generate.modules import Modules, closure_of
 from codegen.generate.npm import render_npm
@@ -239,6 +239,7 @@ def build_plan(
         for own in own_files(config, contracts):
             code.add(own.rel, own.inputs, own.render)
         own_fresh = code.fresh(".py")
+        ruff_binary()  # found here, before the thread starts (see ruff_binary)
         with ThreadPoolExecutor(max_workers=1) as pool:
             # ruff runs in its own process: format our files while the generator works (on
             # one thread: a worker generating a large tree has the other core).

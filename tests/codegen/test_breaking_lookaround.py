@@ -22,13 +22,17 @@ from codegen.core.loader import load_tree
 from codegen.core.report import Finding
 
 LOOKAROUND = [
-    "^[a-z]+(?=x)", "(?<=a)b", "^(?!xy)", "a(?!b)", "(?<!a)b$", "^(?=.*\\d)(?=.*[a-z]).{4,}$",
-    "^(a)\\1$", "(?<w>[ab])\\k<w>", "^(?:(?=a)b|c)$", "^(x)(?=\\1)",
+    "^[a-z]+(?=x)x$", "a(?=b)b", "^(?!xy)", "a(?!b)", "(?<!a)b$", "^(?=.*\\d)(?=.*[a-z]).{4,}$",
+    "(a)\\1", "(?<w>[ab])\\k<w>", "^(?:(?=a)b|c)$", "^(x)(?=\\1)", "(?<=a)(?<=[ab])c",
+]  # fmt: skip
+EXACT = [
+    "^[a-z]+(?=x)", "(?<=a)b", "a(?=b)|c", "(?<=a)b|(?<=c)d$", "^a(?=$)", "x(?=y|z)",
+    "(?<=^a)b", "(?<=a|bc)d", "(?<=\\d)x(?=\\s)",
 ]  # fmt: skip
 
 
 def _strings(rng: random.Random, count: int) -> list[str]:
-    alphabet = "abcxy019 \n"
+    alphabet = "abcdxyz019 \n"
     return ["".join(rng.choice(alphabet) for _ in range(rng.randrange(7))) for _ in range(count)]
 
 
@@ -42,6 +46,16 @@ def test_the_superset_holds_every_match_of_a_pattern_the_automata_cannot_read(
     matched = [s for s in _strings(random.Random(pattern), 3000) if ecma_search(pattern, s)]
     assert matched  # the draw reaches the pattern's matches
     assert all(text in superset for text in matched)
+
+
+@pytest.mark.parametrize("pattern", EXACT)
+def test_a_lookaround_that_only_extends_the_match_is_read_exactly(pattern: str) -> None:
+    """A lookahead that ends a top-level alternative, a lookbehind that starts one: the
+    pattern is a search, so the condition is part of the match (a(?=b) as ab)."""
+    language = matching(pattern)
+    drawn = _strings(random.Random(pattern), 3000)
+    assert any(ecma_search(pattern, s) for s in drawn)
+    assert [s for s in drawn if (s in language) != ecma_search(pattern, s)] == []
 
 
 @pytest.mark.parametrize("pattern", ["^[a-z]+$", "a|b", "^\\d{2,4}-x$", "\\bfoo"])
@@ -80,14 +94,15 @@ def _text(pattern: str) -> dict[str, Any]:
 
 
 def test_a_widening_from_a_lookahead_pattern_is_proved_compatible(tmp_path: Path) -> None:
-    """Every match of ^[a-z]+(?=x) starts with a letter: the new pattern ^[a-z] accepts all of
-    them (before: CHANGE_UNPROVEN, none of 256 candidates reaching a verdict). Old readers of
-    new data are still told apart, with a witness."""
-    found = _findings(tmp_path, _text("^[a-z]+(?=x)"), _text("^[a-z]"))
+    """Every match of ^(?=[a-z]{2})[a-z]+$ starts with a letter: the new pattern ^[a-z] accepts
+    all of them (before: CHANGE_UNPROVEN, no candidate reaching a verdict). Old readers of new
+    data are still told apart, with a witness."""
+    old = "^(?=[a-z]{2})[a-z]+$"
+    found = _findings(tmp_path, _text(old), _text("^[a-z]"))
     assert [(f.categories, f.rule) for f in found] == [(("DATA_FORWARD",), "CONSTRAINT_LOOSENED")]
     witness = json.loads(found[0].witness or "{}")
     assert ecma_search("^[a-z]", witness["text"])
-    assert not ecma_search("^[a-z]+(?=x)", witness["text"])
+    assert not ecma_search(old, witness["text"])
 
 
 def test_a_tightening_by_a_negative_lookahead_is_found_and_nothing_else(tmp_path: Path) -> None:
@@ -103,8 +118,11 @@ def test_an_undecided_pattern_does_not_hide_a_closed_object(tmp_path: Path) -> N
     but never for another property: additionalProperties is false in both versions, and an
     object with an extra property is refused whatever its "text" (before: a second
     CHANGE_UNPROVEN, at additionalProperties)."""
-    found = _findings(tmp_path, _text("^[a-z]+$"), _text("^[a-z]+(?=x)"))
-    assert found
+    # Old readers refuse "qqq!", but the shortest candidates inside the superset do not reach it.
+    found = _findings(tmp_path, _text("^[a-z]*$"), _text("^(?=(?:[a-z]*q){3})[a-z]*!$"))
+    forward = [f for f in found if f.categories == ("DATA_FORWARD",)]
+    unproven = ("CHANGE_UNPROVEN", "/properties/text/pattern")
+    assert [(f.rule, f.pointer) for f in forward] == [unproven]
     assert all(f.pointer.startswith("/properties/text") for f in found), found
     backward = [f for f in found if f.categories == ("DATA_BACKWARD",)]
     assert [f.rule for f in backward] == ["CONSTRAINT_TIGHTENED"]

@@ -249,9 +249,9 @@ def test_greenery_agrees_on_the_operations() -> None:
     [
         ("(a)\\1", "backreference", 3),
         ("(?<x>a)\\k<x>", "backreference", 7),
-        ("a(?=b)", "lookahead", 1),
+        ("a(?=b)c", "lookahead", 1),
         ("(?!b)", "negative lookahead", 0),
-        ("(?<=a)b", "lookbehind", 0),
+        ("x(?<=a)b", "lookbehind", 1),
         ("x(?<!a)b", "negative lookbehind", 1),
         ("(?i:a)", "modifier group", 0),
         ("^(?:ab){1,99999}$", "bounded repetition", 7),

@@ -9,11 +9,15 @@ greedy one. Whether a pattern is ECMA-262 at all is decided by ``regress`` first
 (backreferences, lookaround, modifier groups such as ``(?i:...)``) raises
 :class:`Undecidable` with the construct and its offset.
 
-``parse(pattern, superset=True)`` reads lookaround and backreferences too, as a tree whose
-language holds every string the pattern matches and maybe more: a lookaround as the empty
-string (dropping a condition on the position only adds matches), a backreference as any string
-(what its group captured is some string). An emptiness proved on that language holds for the
-pattern; a member of it is only a candidate, to be judged by the ECMA-262 engine.
+A lookaround that only extends a match is read exactly, JSON Schema's ``pattern`` being a
+search: a lookahead ending a top-level alternative (``a(?=b)`` matches somewhere exactly where
+``ab`` does) and a lookbehind starting one (``(?<=a)b`` where ``ab`` does).
+
+``parse(pattern, superset=True)`` reads every other lookaround and backreferences too, as a
+tree whose language holds every string the pattern matches and maybe more: a lookaround as the
+empty string (dropping a condition on the position only adds matches), a backreference as any
+string (what its group captured is some string). An emptiness proved on that language holds
+for the pattern; a member of it is only a candidate, to be judged by the ECMA-262 engine.
 """
 
 from __future__ import annotations
@@ -139,6 +143,8 @@ class _Reader:
         self.text = pattern
         self.pos = 0
         self.superset = superset
+        self.depth = 0  # groups around the position
+        self.first = True  # whether the term being read starts its alternative
 
     def peek(self, ahead: int = 0) -> str:
         at = self.pos + ahead
@@ -158,8 +164,9 @@ class _Reader:
         return options[0] if len(options) == 1 else Alt(tuple(options))
 
     def alternative(self) -> Node:
-        items = []
+        items: list[Node] = []
         while self.peek() not in ("|", ")", ""):
+            self.first = not items
             items.append(self.term())
         return items[0] if len(items) == 1 else Seq(tuple(items))
 
@@ -182,14 +189,7 @@ class _Reader:
         at = self.pos
         for prefix, construct in _LOOKAROUND:
             if self.text.startswith(prefix, at):
-                if not self.superset:
-                    raise self.undecidable(construct, at)
-                self.pos += len(prefix)
-                self.disjunction()  # read past it: the condition is dropped
-                if self.peek() != ")":
-                    raise self.unread()
-                self.pos += 1
-                return _EMPTY
+                return self.lookaround(prefix, construct)
         if self.text.startswith("(?:", at):
             self.pos += 3
         elif self.text.startswith("(?<", at):
@@ -198,11 +198,32 @@ class _Reader:
             raise self.undecidable("modifier group", at)
         else:
             self.pos += 1
+        self.depth += 1
         node = self.disjunction()
+        self.depth -= 1
         if self.peek() != ")":
             raise self.unread()
         self.pos += 1
         return node
+
+    def lookaround(self, prefix: str, construct: str) -> Node:
+        """A lookaround read as its contents where that is exact (see the module's
+        docstring), else as the empty string (``superset``), else :class:`Undecidable`."""
+        at, first, top = self.pos, self.first, self.depth == 0
+        self.pos += len(prefix)
+        self.depth += 1
+        inner = self.disjunction()
+        self.depth -= 1
+        if self.peek() != ")":
+            raise self.unread()
+        self.pos += 1
+        if top and prefix == "(?=" and self.peek() in ("|", ""):
+            return inner
+        if top and prefix == "(?<=" and first:
+            return inner
+        if self.superset:
+            return _EMPTY
+        raise self.undecidable(construct, at)
 
     def quantified(self, atom: Node) -> Node:
         at = self.pos
