@@ -72,13 +72,18 @@ lint: $(DEV)
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
 
-## test: the schema lint, the drift check, lint, then the whole test suite (pytest's "no tests ran" fails)
+## test: the schema lint, the drift check, lint, then the whole test suite: on every core
+## (TEST_WORKERS, default auto; a test module's fixtures are built once, on one worker), then
+## the tests marked timing (wall-clock bounds) alone. pytest's "no tests ran" fails either run.
+TEST_WORKERS ?= auto
+PYTEST_RC = rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
+	if [ $$rc -ne 0 ]; then exit $$rc; fi
 test: $(DEV) $(NODE_MODULES)
 	$(PY) -m codegen lint
 	$(PY) -m codegen check
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest; rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not timing"; $(PYTEST_RC)
+	$(PY) -m pytest -m timing; $(PYTEST_RC)
 
 ## bench: the benchmarks (they print ratios measured in one run)
 bench: $(DEV)

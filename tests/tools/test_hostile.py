@@ -22,6 +22,9 @@ from maverick.tools import CodebaseTools, Limits
 from tests.tools._load import HOSTILE_CALLS, build_load_tree, console_script
 from tests.tools._mcp_checks import check_answer
 
+# Wall-clock bounds: make test runs these apart from the parallel run.
+pytestmark = pytest.mark.timing
+
 BUDGET = 1.5
 BACKTRACKING, SLOW_PATH = HOSTILE_CALLS
 

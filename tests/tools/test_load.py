@@ -13,6 +13,9 @@ import pytest
 
 from tests.tools._load import build_load_tree, run_load
 
+# Wall-clock bounds: make test runs these apart from the parallel run.
+pytestmark = pytest.mark.timing
+
 TIME_BUDGET = 3.0
 
 

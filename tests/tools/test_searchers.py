@@ -27,6 +27,9 @@ from maverick.tools import CodebaseTools, Limits
 from maverick.tools.search import PARALLEL_FROM
 from maverick.tools.searchers import GRACE, frame, read_frames, serve
 
+# Deadlines and wall-clock bounds: make test runs these apart from the parallel run.
+pytestmark = pytest.mark.timing
+
 FILES = PARALLEL_FROM + 700
 QUERIES: list[dict[str, Any]] = [
     {"query": "needle"},
