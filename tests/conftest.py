@@ -34,6 +34,7 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@example.test",
         "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
+        "PIP_NO_COMPILE": "1",  # a hook environment is used once: no bytecode ahead
     }
     return subprocess.run(
         ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
