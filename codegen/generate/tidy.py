@@ -16,7 +16,8 @@ module rewrites the syntax tree of each body, with the same meaning:
 from __future__ import annotations
 
 import ast
-import copy
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 __all__ = ["inline_calls", "tidy"]
 
@@ -39,23 +40,100 @@ def negate(test: ast.expr) -> ast.expr:
     return ast.UnaryOp(ast.Not(), test)
 
 
-class _Tidy(ast.NodeTransformer):
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
-        self.generic_visit(node)
-        return negate(node.operand) if isinstance(node.op, ast.Not) else node
+# -- Rewriting a syntax tree, fast ------------------------------------------------------------
+#
+# ``ast.NodeTransformer`` visits every node, down to each ``Load`` context and operator, through
+# generic dispatch: tidying was most of the time a large tree took to generate. ``_rewrite``
+# does what a transformer whose ``visit_*`` methods first call ``generic_visit`` does, children
+# first and then the handler of the node's type, and never descends into a node that has no
+# node below it that a handler could change.
 
-    def visit_If(self, node: ast.If) -> ast.If:
-        self.generic_visit(node)
-        while (
-            not node.orelse
-            and len(node.body) == 1
-            and isinstance(node.body[0], ast.If)
-            and not node.body[0].orelse
-        ):
-            inner = node.body[0]
-            tests = [*_conjuncts(node.test), *_conjuncts(inner.test)]
-            node = ast.If(ast.BoolOp(ast.And(), tests), inner.body, [])
+_Handlers = Mapping[type[ast.AST], Callable[[Any], ast.AST]]
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.boolop, ast.operator, ast.unaryop,
+           ast.cmpop)  # fmt: skip
+
+
+def _rewrite(node: ast.AST, handlers: _Handlers) -> Any:
+    """``node`` rewritten bottom-up by ``handlers`` (by node type; each returns a node, of the
+    kind the place it stands in takes)."""
+    if not isinstance(node, _LEAVES):
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.AST) and _reaches(item, handlers):
+                        value[index] = _rewrite(item, handlers)
+            elif isinstance(value, ast.AST) and _reaches(value, handlers):
+                new = _rewrite(value, handlers)
+                if new is not value:
+                    setattr(node, name, new)
+    handler = handlers.get(type(node))
+    return node if handler is None else handler(node)
+
+
+def _reaches(node: ast.AST, handlers: _Handlers) -> bool:
+    """Whether a handler may change ``node`` or a node below it."""
+    return not isinstance(node, _LEAVES) or type(node) in handlers
+
+
+def _tidy_not(node: ast.UnaryOp) -> ast.expr:
+    return negate(node.operand) if isinstance(node.op, ast.Not) else node
+
+
+def _tidy_if(node: ast.If) -> ast.If:
+    while (
+        not node.orelse
+        and len(node.body) == 1
+        and isinstance(node.body[0], ast.If)
+        and not node.body[0].orelse
+    ):
+        inner = node.body[0]
+        tests = [*_conjuncts(node.test), *_conjuncts(inner.test)]
+        node = ast.If(ast.BoolOp(ast.And(), tests), inner.body, [])
+    return node
+
+
+_TIDY: _Handlers = {ast.UnaryOp: _tidy_not, ast.If: _tidy_if}
+
+
+def _key(node: object) -> object:
+    """A value equal for two nodes exactly when their ``ast.dump`` is (and quicker made)."""
+    if isinstance(node, ast.AST):
+        return (type(node), *(_key(getattr(node, name, None)) for name in node._fields))
+    if type(node) is list:
+        return tuple(map(_key, node))
+    return repr(node)
+
+
+def _clone(node: Any) -> Any:
+    """A copy of a syntax tree whose nodes may be rewritten without touching the original
+    (contexts and operators, which are never rewritten, are shared)."""
+    if type(node) is list:
+        return [_clone(item) for item in node]
+    if not isinstance(node, ast.AST) or isinstance(node, _SHARED):
         return node
+    return type(node)(**{name: _clone(getattr(node, name, None)) for name in node._fields})
+
+
+_SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+
+
+def _names(node: ast.AST) -> Iterator[str]:
+    """The identifiers of every ``Name`` in ``node``, in no particular order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Name):
+            yield current.id
+            continue
+        if isinstance(current, _SHARED) or type(current) is ast.Constant:
+            continue
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
 
 
 def _conjuncts(test: ast.expr) -> list[ast.expr]:
@@ -72,20 +150,21 @@ def _returns(statement: ast.stmt, value: bool) -> bool:
     )
 
 
-def _simplify(statements: list[ast.stmt], known: set[str]) -> list[ast.stmt]:
+def _simplify(statements: list[ast.stmt], known: set[object]) -> list[ast.stmt]:
     """Drop the tests ``known`` to hold; a guard adds what it proves for what follows."""
     result: list[ast.stmt] = []
     known = set(known)
     for statement in statements:
         if isinstance(statement, ast.If) and not statement.orelse:
-            tests = [c for c in _conjuncts(statement.test) if ast.dump(c) not in known]
-            body = _simplify(statement.body, known | {ast.dump(c) for c in tests})
+            fresh = [(c, k) for c in _conjuncts(statement.test) if (k := _key(c)) not in known]
+            tests = [c for c, _ in fresh]
+            body = _simplify(statement.body, known | {k for _, k in fresh})
             if not tests:
                 result += body
                 continue
             test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
             if len(body) == 1 and _returns(body[0], False) and len(tests) == 1:
-                known.add(ast.dump(negate(test)))
+                known.add(_key(negate(test)))
             result.append(ast.If(test, body, []))
             continue
         result.append(statement)
@@ -94,7 +173,7 @@ def _simplify(statements: list[ast.stmt], known: set[str]) -> list[ast.stmt]:
 
 def tidy_function(function: ast.FunctionDef) -> None:
     """Tidy a function's body in place."""
-    body = _simplify([_Tidy().visit(statement) for statement in function.body], set())
+    body = _simplify([_rewrite(statement, _TIDY) for statement in function.body], set())
     if (
         len(body) >= 2
         and isinstance(body[-2], ast.If)
@@ -113,8 +192,7 @@ def tidy(lines: list[str]) -> list[str]:
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)
     tidy_function(function)
-    ast.fix_missing_locations(module)
-    text = ast.unparse(function)
+    text = ast.unparse(function)  # unparse reads no positions: none are filled in
     return [line[4:] for line in text.split("\n")[1:]]
 
 
@@ -124,11 +202,11 @@ _SMALL = 80  # characters: a predicate this short reads better written where it 
 def _substitute(expression: ast.expr, argument: ast.expr) -> ast.expr:
     """``expression`` with every ``x`` replaced by ``argument``."""
 
-    class Replace(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.expr:
-            return copy.deepcopy(argument) if node.id == "x" else node
+    def replace(node: ast.Name) -> ast.expr:
+        return _clone(argument) if node.id == "x" else node
 
-    return Replace().visit(copy.deepcopy(expression))  # type: ignore[no-any-return]
+    result: ast.expr = _rewrite(_clone(expression), {ast.Name: replace})
+    return result
 
 
 def _simple_argument(node: ast.expr) -> bool:
@@ -172,23 +250,21 @@ def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[li
         if isinstance(f, ast.FunctionDef) and (e := _returned(f)) is not None
     }
 
-    class Inline(ast.NodeTransformer):
-        def visit_Call(self, node: ast.Call) -> ast.expr:
-            self.generic_visit(node)
-            if (
-                isinstance(node.func, ast.Name)
-                and node.func.id in simple
-                and len(node.args) == 1
-                and not node.keywords
-                and _simple_argument(node.args[0])
-            ):
-                return _substitute(simple[node.func.id], node.args[0])
-            return node
+    def inline(node: ast.Call) -> ast.expr:
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in simple
+            and len(node.args) == 1
+            and not node.keywords
+            and _simple_argument(node.args[0])
+        ):
+            return _substitute(simple[node.func.id], node.args[0])
+        return node
 
     for tree in [module, *parsed]:
-        Inline().visit(tree)
+        _rewrite(tree, {ast.Call: inline})
     # Keep what is still used: the methods' names, then what the kept functions use.
-    used = {n.id for tree in parsed for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used = {name for tree in parsed for name in _names(tree)}
     definitions: dict[str, ast.stmt] = {}
     for statement in module.body:
         if isinstance(statement, ast.FunctionDef):
@@ -202,15 +278,11 @@ def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[li
         name = pending.pop()
         if name not in keep:
             keep.add(name)
-            pending += [
-                n.id for n in ast.walk(definitions[name]) if isinstance(n, ast.Name)
-                and n.id in definitions
-            ]  # fmt: skip
+            pending += [n for n in _names(definitions[name]) if n in definitions]
     defined = {id(s) for s in definitions.values()}
     kept = {id(definitions[name]) for name in keep}
     module.body = [s for s in module.body if id(s) not in defined or id(s) in kept]
     for tree in [module, *parsed]:
-        _Tidy().visit(tree)
-        ast.fix_missing_locations(tree)
+        _rewrite(tree, _TIDY)  # unparse reads no positions: none are filled in
     text = "\n\n\n".join(ast.unparse(d) for d in module.body) + "\n" if module.body else ""
     return text, [ast.unparse(tree).split("\n") for tree in parsed]
