@@ -17,12 +17,13 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# --no-compile: bytecode is written as modules are first imported, not ahead for every package.
 $(CORE): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet --no-compile -e .
 	touch $@
 
 $(DEV): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet --no-compile -e ".[dev]"
 	touch $(CORE) $@
 
 $(NODE_MODULES): $(TS_CONSUMER)/package.json $(TS_CONSUMER)/package-lock.json
@@ -76,6 +77,7 @@ lint: $(DEV)
 ## (TEST_WORKERS, default auto; a test module's fixtures are built once, on one worker), then
 ## the tests marked timing (wall-clock bounds) alone. pytest's "no tests ran" fails either run.
 TEST_WORKERS ?= auto
+TIMING_TESTS = $(shell grep -rlE --include='test_*.py' 'mark\.timing' tests)
 PYTEST_RC = rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	if [ $$rc -ne 0 ]; then exit $$rc; fi
 test: $(DEV) $(NODE_MODULES)
@@ -83,7 +85,7 @@ test: $(DEV) $(NODE_MODULES)
 	$(PY) -m codegen check
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not timing"; $(PYTEST_RC)
-	$(PY) -m pytest -m timing; $(PYTEST_RC)
+	$(PY) -m pytest -m timing $(TIMING_TESTS); $(PYTEST_RC)
 
 ## bench: the benchmarks (they print ratios measured in one run)
 bench: $(DEV)
