@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
+from codegen.core.filecache import read_bytes
 from codegen.core.loader import SchemaFile, SchemaTree, digest_bytes, schema_paths
 
 __all__ = [
@@ -157,7 +158,7 @@ def view_inputs(kind: str, view: Any) -> str:
 def raw_schema_files(schema_dir: Path) -> list[tuple[str, bytes]]:
     """Every ``*.json`` file below ``schema_dir`` by relative path and bytes, in the order
     :func:`~codegen.core.loader.load_tree` reads them (nothing is parsed)."""
-    return [(rel, path.read_bytes()) for rel, path in schema_paths(schema_dir)]
+    return [(rel, read_bytes(str(path))) for rel, path in schema_paths(schema_dir)]
 
 
 def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None) -> str:

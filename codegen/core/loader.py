@@ -17,8 +17,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from codegen.core.errors import Location, SchemaError
+from codegen.core.filecache import read_bytes
 from codegen.core.jsonparse import parse_schema
 from codegen.core.jsonpos import JsonPositions, resolve_pointer
+from codegen.core.paths import rel_path
 from codegen.core.walk import (
     SCHEMA_LIST,
     SCHEMA_MAP,
@@ -271,8 +273,8 @@ def load_tree(
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
     texts: dict[PurePosixPath, bytes] = {}
     for name, path in schema_paths(root):
-        raw = read[name] if read is not None and name in read else path.read_bytes()
-        texts[PurePosixPath(name)] = raw
+        raw = read[name] if read is not None and name in read else read_bytes(str(path))
+        texts[rel_path(name)] = raw
     return load_texts(root, texts, reuse=reuse)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -36,7 +36,12 @@ _MADE_FROM = "the contracts' names and files, [tool.maverick-codegen]"
 def data_path(folder: str, contract: Contract) -> PurePosixPath:
     """Where a document of ``contract`` is in the package data (``folder``: ``schemas`` or
     ``structured-output``)."""
-    return PurePosixPath(DATA, folder) / contract.schema.rel
+    return _data_path(folder, contract.schema.rel)
+
+
+@lru_cache(maxsize=1 << 17)
+def _data_path(folder: str, rel: PurePosixPath) -> PurePosixPath:
+    return PurePosixPath(DATA, folder) / rel
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,11 @@ def dump(value: Any) -> str:
 
 def body_digest(text: str, *, own: bool) -> str:
     """The digest of ``text``; with ``own``, without the line holding its own body digest."""
+    return _body_digest(text, own)
+
+
+@lru_cache(maxsize=32_768)  # generate --watch digests the same texts on every save
+def _body_digest(text: str, own: bool) -> str:
     if own:
         match = _BODY_LINE.search(text)
         if match is not None:

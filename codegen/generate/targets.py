@@ -30,11 +30,14 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from codegen.core.config import Config
+from codegen.core.filecache import read_text
 from codegen.core.inputs import raw_schema_files
+from codegen.core.paths import rel_path
 
 __all__ = [
     "EXPORT_INDEX",
@@ -60,11 +63,7 @@ NPM_MANIFEST = "maverick-codegen.json"
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
-        return None
+    return read_text(path)  # read again only when the file changed (generate --watch)
 
 
 def _walk(folder: Path, suffix: str | None) -> list[tuple[PurePosixPath, str]]:
@@ -79,7 +78,7 @@ def _walk(folder: Path, suffix: str | None) -> list[tuple[PurePosixPath, str]]:
             if suffix is None or name.endswith(suffix):
                 rel = name if base == "." else f"{base}/{name}".replace(os.sep, "/")
                 found.append((rel, os.path.join(current, name)))
-    return [(PurePosixPath(rel), path) for rel, path in sorted(found)]
+    return [(rel_path(rel), path) for rel, path in sorted(found)]
 
 
 class Ownership(Protocol):
@@ -141,19 +140,25 @@ class IndexOwned:
         return found
 
     def generated(self, on_disk: Mapping[PurePosixPath, str]) -> frozenset[PurePosixPath]:
-        index = PurePosixPath(self.index)
-        try:
-            data = json.loads(on_disk.get(index, ""))
-        except ValueError:
+        index = rel_path(self.index)
+        listed = _listed(on_disk.get(index, ""))
+        if listed is None:
             return frozenset()
-        if not isinstance(data, dict) or not str(data.get("$comment", "")).startswith(
-            GENERATED_MARK
-        ):
-            return frozenset()
-        listed = data.get("files")
-        names = [f for f in listed if isinstance(f, str)] if isinstance(listed, list) else []
-        found = {index, *(rel for rel in map(PurePosixPath, names) if self._wanted(rel))}
+        found = {index, *(rel for rel in map(rel_path, listed) if self._wanted(rel))}
         return frozenset(found & set(on_disk))
+
+
+@lru_cache(maxsize=16)  # a manifest is read by several steps of a run, and of the next save
+def _listed(index: str) -> tuple[str, ...] | None:
+    """The files an index lists, or None when the text is not a generated index."""
+    try:
+        data = json.loads(index)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not str(data.get("$comment", "")).startswith(GENERATED_MARK):
+        return None
+    listed = data.get("files")
+    return tuple(f for f in listed if isinstance(f, str)) if isinstance(listed, list) else ()
 
 
 @dataclass(frozen=True)

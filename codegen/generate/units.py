@@ -15,6 +15,7 @@ is; the shared modules record the inputs of the whole group (:func:`group_inputs
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from codegen.core.inputs import view_inputs
@@ -36,7 +37,11 @@ SHARED = "_internal"
 
 def module_path(contract: Contract) -> PurePosixPath:
     """The path of a contract's module below the output folder."""
-    parts = contract.schema.module_parts
+    return _module_path(contract.schema.module_parts)
+
+
+@lru_cache(maxsize=1 << 16)
+def _module_path(parts: tuple[str, ...]) -> PurePosixPath:
     return PurePosixPath(*parts[:-1], parts[-1] + ".py")
 
 
