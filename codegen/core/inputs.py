@@ -27,7 +27,6 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -84,6 +83,8 @@ def generator_sources(package: Path) -> Iterator[Path]:
 @cache
 def generator_digest() -> str:
     """A digest of the generator's own files and of the pinned tools' versions."""
+    from importlib.metadata import version  # noqa: PLC0415 (not imported by every command)
+
     import codegen  # noqa: PLC0415 - the package this module belongs to
 
     sha = hashlib.sha256()
