@@ -80,11 +80,17 @@ def generator_sources(package: Path) -> Iterator[Path]:
             yield path
 
 
+def version(distribution: str) -> str:
+    """The installed version of ``distribution`` (importlib.metadata is imported on first use:
+    the CLI does not need it for every command)."""
+    from importlib.metadata import version as installed  # noqa: PLC0415
+
+    return installed(distribution)
+
+
 @cache
 def generator_digest() -> str:
     """A digest of the generator's own files and of the pinned tools' versions."""
-    from importlib.metadata import version  # noqa: PLC0415 (not imported by every command)
-
     import codegen  # noqa: PLC0415 - the package this module belongs to
 
     sha = hashlib.sha256()
