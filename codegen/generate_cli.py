@@ -94,13 +94,24 @@ def _attempt(config: Config, out: TextIO, err: TextIO) -> None:
         print("generation failed; fix the file and save it again", file=out, flush=True)
 
 
-def _warm_up() -> None:
+def _warm_up(config: Config) -> None:
     """Get the generator ready in this process: a save then regenerates its contracts here,
-    with no worker to start (a large first generation ran in workers)."""
+    with no worker to start (a large first generation ran in workers), and finds the planning
+    modules imported, the schema tree parsed, the templates compiled and ruff found (a first
+    generation that found everything up to date needed none of them)."""
+    from codegen.generate import writer  # noqa: F401, PLC0415 (imported for the first save)
     from codegen.generate._dmcg import is_warm, warm_up  # noqa: PLC0415
+    from codegen.generate.docs import CATALOG_TEMPLATE, catalog_templates  # noqa: PLC0415
+    from codegen.generate.fmt import ruff_binary  # noqa: PLC0415
+    from codegen.generate.header import templates  # noqa: PLC0415
+    from codegen.generate.plan import preload  # noqa: PLC0415
 
     if not is_warm():
         warm_up()
+    preload(config)
+    ruff_binary()
+    for name in templates().list_templates():
+        (catalog_templates() if name == CATALOG_TEMPLATE else templates()).get_template(name)
 
 
 def watch(
@@ -117,7 +128,7 @@ def watch(
     try:
         config = load_config(config_path)
         _attempt(config, out, err)
-        _warm_up()
+        _warm_up(config)
         while True:
             schema_dir = config.schema_dir.resolve()
 

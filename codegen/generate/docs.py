@@ -14,13 +14,14 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codegen.core.errors import CodegenError
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
-from codegen.generate.header import made_with
+from codegen.generate.header import made_with, templates
 from codegen.generate.records import BODY_PLACEHOLDER
 from codegen.generate.targets import GENERATED_MARK
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from codegen.generate.contract import Contract
 
-__all__ = ["render_docs", "type_text"]
+__all__ = ["CATALOG_TEMPLATE", "catalog_templates", "render_docs", "type_text"]
 
 _CONSTRAINTS = (
     "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
@@ -234,8 +235,18 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+CATALOG_TEMPLATE = "contracts.md.j2"
+
+
+@cache
+def catalog_templates() -> jinja2.Environment:
+    """The catalog's templates (blocks trimmed, the ``cell`` filter), one per process."""
+    env = templates().overlay(trim_blocks=True, lstrip_blocks=True)
+    env.filters["cell"] = _cell
+    return env
+
+
 def render_docs(
-    env: jinja2.Environment,
     tree: SchemaTree,
     contracts: Sequence[Contract],
     *,
@@ -261,17 +272,19 @@ def render_docs(
     for contract, doc in zip(ordered, docs, strict=True):
         folder = contract.schema.rel.parent
         groups.setdefault(source + ("" if folder.name == "" else f"{folder}/"), []).append(doc)
-    env = env.overlay(trim_blocks=True, lstrip_blocks=True)
-    env.filters["cell"] = _cell
-    return env.get_template("contracts.md.j2").render(
-        mark=GENERATED_MARK,
-        source=source,
-        inputs=inputs,
-        made_with=made_with(),
-        body=BODY_PLACEHOLDER,
-        contracts=docs,
-        groups=sorted(groups.items()),
-        agents=sorted((agent, by_title[title]) for agent, title in agents),
-        link=_link,
-        export=export,
+    return (
+        catalog_templates()
+        .get_template(CATALOG_TEMPLATE)
+        .render(
+            mark=GENERATED_MARK,
+            source=source,
+            inputs=inputs,
+            made_with=made_with(),
+            body=BODY_PLACEHOLDER,
+            contracts=docs,
+            groups=sorted(groups.items()),
+            agents=sorted((agent, by_title[title]) for agent, title in agents),
+            link=_link,
+            export=export,
+        )
     )

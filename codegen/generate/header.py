@@ -24,8 +24,10 @@ __all__ = ["header", "made_with", "templates"]
 
 
 @cache
+@cache
 def templates() -> jinja2.Environment:
-    """The templates (jinja2 is imported on first use: a module's header needs none)."""
+    """The templates (jinja2 is imported on first use: a module's header needs none), one
+    environment per process, which compiles each template once."""
     import jinja2  # noqa: PLC0415
 
     return jinja2.Environment(

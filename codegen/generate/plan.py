@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
+from codegen.core.errors import CodegenError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
@@ -33,7 +34,6 @@ from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_binary
-from codegen.generate.header import templates
 from codegen.generate.modules import Modules, closure_of
 from codegen.generate.npm import render_npm
 from codegen.generate.package import data_path, own_files
@@ -60,7 +60,7 @@ from codegen.generate.units import (
     to_regenerate,
 )
 
-__all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
+__all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated", "preload"]
 
 HEADER_MARK = f"# {GENERATED_MARK}"
 
@@ -164,6 +164,18 @@ def is_generated(text: str) -> bool:
 _LOADED: dict[Path, SchemaTree] = {}
 """The tree this process last loaded from each schema folder: a generation re-parses only the
 files whose bytes changed since (``generate --watch`` saves one file at a time)."""
+
+
+def preload(config: Config) -> None:
+    """Parse the schema tree into this process's cache, so that the next generation re-parses
+    only the files that changed (``generate --watch``, whose first generation found everything
+    up to date without parsing); a tree that does not load is left to that generation."""
+    try:
+        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
+    except CodegenError:
+        return
+    _LOADED.clear()
+    _LOADED[config.schema_dir] = tree
 
 
 def _workers(files: int, previous: Previous, tree_digest: str) -> int:
@@ -311,7 +323,6 @@ def _catalog(
             "link": PurePosixPath(os.path.relpath(index, docs_file.parent)).as_posix(),
         }
     return render_docs(
-        templates(),
         tree,
         contracts,
         agents=config.agents.items(),
