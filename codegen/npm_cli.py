@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from codegen.core.config import Config, config_location
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import SECTION
-from codegen.generate.targets import Target, npm_target
 
 if TYPE_CHECKING:
     from codegen.breaking.release import VersionCheck
+    from codegen.generate.targets import Target
 
 __all__ = ["NpmExport", "npm_option", "prepare_npm"]
 
@@ -62,9 +62,10 @@ def prepare_npm(folder: Path, config: Config, export_folder: Path | None = None)
             raise CodegenError(
                 f"npm folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
-    # The breaking-change engine is imported only when a package is exported (the CLI imports
-    # this module for every command).
+    # The breaking-change engine and the targets are imported only when a package is exported
+    # (the CLI imports this module for every command, before generate starts its worker).
     from codegen.breaking.release import check_version  # noqa: PLC0415
+    from codegen.generate.targets import npm_target  # noqa: PLC0415
 
     try:
         judged = check_version(

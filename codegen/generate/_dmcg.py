@@ -14,7 +14,6 @@ import sys
 import tempfile
 import warnings
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,8 @@ _warm = False  # whether this process has run the generator (see is_warm)
 
 @cache
 def dmcg_version() -> str:
+    from codegen.core.inputs import version  # noqa: PLC0415 (importlib.metadata, when asked)
+
     return version("datamodel-code-generator")
 
 
