@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import copy
 import enum
+import fcntl
 import functools
 import json
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,11 +71,14 @@ def ensure_node() -> str:
             "later with npm (CI machines have them); it never skips"
         )
     inputs = [TS / "package.json", TS / "package-lock.json"]
-    if not STAMP.exists() or any(STAMP.stat().st_mtime < p.stat().st_mtime for p in inputs):
-        started = time.perf_counter()
-        _run([npm, "ci", "--prefix", str(TS), "--no-audit", "--no-fund"], "npm ci")
-        STAMP.touch()
-        print(f"npm ci: {time.perf_counter() - started:.1f}s")
+    # pytest-xdist may run two modules that need the packages at once: one installs them.
+    with open(Path(tempfile.gettempdir()) / "maverick-npm-ci.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not STAMP.exists() or any(STAMP.stat().st_mtime < p.stat().st_mtime for p in inputs):
+            started = time.perf_counter()
+            _run([npm, "ci", "--prefix", str(TS), "--no-audit", "--no-fund"], "npm ci")
+            STAMP.touch()
+            print(f"npm ci: {time.perf_counter() - started:.1f}s")
     return node_path
 
 
