@@ -148,7 +148,7 @@ class IndexOwned:
         return frozenset(found & set(on_disk))
 
 
-@lru_cache(maxsize=16)  # a manifest is read by several steps of a run, and of the next save
+@lru_cache(maxsize=8)  # a manifest is read by several steps of a run, and of the next save
 def _listed(index: str) -> tuple[str, ...] | None:
     """The files an index lists, or None when the text is not a generated index."""
     try:
