@@ -12,10 +12,10 @@ import subprocess
 import threading
 from collections.abc import Mapping
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError
+from codegen.core.inputs import version
 from codegen.core.scratch import scratch_dir
 
 __all__ = ["LINE_LENGTH", "format_python", "ruff_binary", "ruff_version"]
@@ -26,7 +26,7 @@ _SETTINGS = ["--isolated", "--line-length", str(LINE_LENGTH), "--target-version"
 
 @cache
 def ruff_version() -> str:
-    return version("ruff")
+    return version("ruff")  # the one lookup of installed versions (codegen.core.inputs)
 
 
 _ruff_lock = threading.Lock()

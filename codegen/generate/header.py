@@ -24,7 +24,6 @@ __all__ = ["header", "made_with", "templates"]
 
 
 @cache
-@cache
 def templates() -> jinja2.Environment:
     """The templates (jinja2 is imported on first use: a module's header needs none), one
     environment per process, which compiles each template once."""

@@ -105,6 +105,9 @@ def _key(node: object) -> object:
     return repr(node)
 
 
+_SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+
+
 def _clone(node: Any) -> Any:
     """A copy of a syntax tree whose nodes may be rewritten without touching the original
     (contexts and operators, which are never rewritten, are shared)."""
@@ -113,9 +116,6 @@ def _clone(node: Any) -> Any:
     if not isinstance(node, ast.AST) or isinstance(node, _SHARED):
         return node
     return type(node)(**{name: _clone(getattr(node, name, None)) for name in node._fields})
-
-
-_SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 
 
 def _names(node: ast.AST) -> Iterator[str]:
