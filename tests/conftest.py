@@ -16,6 +16,24 @@ REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
+def _sendable(text: str) -> str:
+    """``text`` with what UTF-8 cannot carry (a lone surrogate) written as an escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A report's captured output and logs as UTF-8 can carry them. pytest-xdist sends reports
+    from its workers as UTF-8, and a test that feeds lone surrogates to code that logs its input
+    (tests/test_output_properties.py: validate_output warns with the rejected output) would
+    otherwise stop the whole run with an internal error."""
+    outcome = yield
+    report = outcome.get_result()
+    report.sections = [(name, _sendable(text)) for name, text in report.sections]
+    if isinstance(report.longrepr, str):
+        report.longrepr = _sendable(report.longrepr)
+
+
 def run(project: Path, *args: str) -> tuple[int, str]:
     """Run maverick-codegen in-process on ``project``; returns its exit code and stdout."""
     from codegen.cli import main
