@@ -59,7 +59,7 @@ def run_changelog(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         _versions(args.released, "none")  # a bad version is refused before git is read
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
-    log = changelog(*sides_at(config.root, ref, config.schema_dir, shown))
+    log = changelog(*sides_at(config.root, ref, config.schema_dir, shown, config.loading))
     header = Header(shown, ref, _versions(args.released, log.bump))
     out.write(CHANGELOG_FORMATS[args.format](log, header))
     return EXIT_OK

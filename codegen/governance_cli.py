@@ -190,8 +190,8 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     selection = _breaking_selection(args.categories, config)
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
-    current = breaking.Side(load_tree(config.schema_dir), shown)
-    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown)
+    current = breaking.Side(load_tree(config.schema_dir, options=config.loading), shown)
+    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown, config.loading)
     if previous_tree is None:
         findings = []
     else:

@@ -74,6 +74,7 @@ def prepare_npm(folder: Path, config: Config, export_folder: Path | None = None)
             config.display(config.schema_dir),
             settings.version,
             config_location(config.path, SECTION, "version"),
+            options=config.loading,
         )
     except CodegenError as exc:
         if exc.rule != "GIT":

@@ -1,20 +1,17 @@
-"""Run the official JSON-Schema-Test-Suite (draft 2020-12) through a generator, judge each case.
+"""Run the official JSON-Schema-Test-Suite (every draft) through a generator, judge each case.
 
-Tried as a new user would: each test group's schema becomes one contract file (``$schema``,
-a ``$id`` that mirrors its path, a ``title`` and a ``description`` added; a boolean schema
-written as ``{}`` or ``{"not": {}}``), the generator runs on a temporary project holding that
-file alone, and every case of the group is validated in JSON mode through
-``TypeAdapter(model).validate_json``. A case *agrees* when the model accepts exactly when
-the suite says the instance is valid.
+Tried as a new user would: each test group's schema becomes one contract file (a ``title`` and
+a ``description`` added, and a ``$id`` when it has none; a boolean schema written as ``{}`` or
+``{"not": {}}``), the generator runs on a temporary project holding that file alone, whose
+``default_draft`` is the group's draft (its folder's: a schema without ``$schema`` is read by
+it) and whose ``[tool.maverick-codegen.refs]`` maps ``http://localhost:1234/``, where the suite's
+runners serve its ``remotes/`` folder, to that folder. Every case of the group is validated in
+JSON mode through ``TypeAdapter(model).validate_json``. A case *agrees* when the model accepts
+exactly when the suite says the instance is valid.
 
-Groups that test reference resolution rather than models are set aside, and counted as such:
-the files ``anchor``, ``dynamicRef``, ``refRemote`` and ``vocabulary``, and every group whose
-schema uses ``$id``, ``$anchor``, ``$dynamicRef``, ``$dynamicAnchor``, ``$vocabulary`` or a
-``$ref`` that is not a JSON pointer into the same document.
-
-Outcomes of a group: ``set aside``, ``refused`` (the generator exits 2 with a message),
-``crashed`` (a traceback, or an exit code other than 0 and 2), ``import failed`` (the
-generated module does not import), or ``generated`` with one verdict per case.
+Outcomes of a group: ``set aside`` (none today), ``refused`` (the generator exits 2 with a
+message), ``crashed`` (a traceback, or an exit code other than 0 and 2), ``import failed``
+(the generated module does not import), or ``generated`` with one verdict per case.
 """
 
 from __future__ import annotations
@@ -36,10 +33,13 @@ from typing import Any
 
 import pydantic
 
-SUITE = Path(__file__).resolve().parent / "json_schema_test_suite" / "draft2020-12"
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
-REFERENCE_FILES = frozenset({"anchor", "dynamicRef", "refRemote", "vocabulary"})
-REFERENCE_KEYWORDS = ("$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary")
+FOLDER = Path(__file__).resolve().parent / "json_schema_test_suite"
+SUITE = FOLDER / "draft2020-12"
+REMOTES = FOLDER / "remotes"
+REMOTE_PREFIX = "http://localhost:1234/"
+# The suite's folders and the drafts they test, as [tool.maverick-codegen] default_draft names them.
+DRAFTS = {"draft4": "draft-04", "draft6": "draft-06", "draft7": "draft-07",
+          "draft2019-09": "2019-09", "draft2020-12": "2020-12"}  # fmt: skip
 OUTCOMES = ("agree", "disagree", "refused", "set aside", "crashed", "import failed")
 
 
@@ -78,6 +78,12 @@ class Group:
     description: str
     schema: Any
     cases: tuple[Case, ...]
+    folder: str = "draft2020-12"  # the suite's folder: the draft
+
+    @property
+    def draft(self) -> str:
+        """The draft as ``default_draft`` names it."""
+        return DRAFTS[self.folder]
 
     @property
     def name(self) -> str:
@@ -94,16 +100,7 @@ class Group:
 
     @property
     def set_aside(self) -> str | None:
-        """Why the group tests reference resolution rather than models, or None."""
-        if self.keyword in REFERENCE_FILES:
-            return f"{self.keyword}.json tests reference resolution"
-        for node in _nodes(self.schema):
-            for key in REFERENCE_KEYWORDS:
-                if key in node:
-                    return f"uses {key}"
-            ref = node.get("$ref")
-            if isinstance(ref, str) and not ref.startswith("#"):
-                return f"$ref {ref!r} leaves the document"
+        """Why the group is not judged (no group is set aside today)."""
         return None
 
     def contract(self) -> dict[str, Any]:
@@ -114,26 +111,37 @@ class Group:
         elif self.schema is False:
             body = {"not": {}}
         else:
-            body = {k: v for k, v in self.schema.items() if k not in ("$schema", "title")}
+            body = {k: v for k, v in self.schema.items() if k != "title"}
+        identity = "id" if self.folder == "draft4" else "$id"
+        contract = {identity: f"https://suite.example/{self.rel}"} if identity not in body else {}
         return {
-            "$schema": DRAFT,
-            "$id": f"https://suite.example/{self.rel}",
+            **contract,
             "title": self.title,
             "description": body.pop("description", None) or self.description,
             **body,
         }
 
+    def config(self, package: str, remotes: Path = REMOTES) -> str:
+        """The project's ``[tool.maverick-codegen]``: the group's draft, the remotes mapped."""
+        return (
+            f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
+            f'package = "{package}"\ndefault_draft = "{self.draft}"\n\n'
+            f'[tool.maverick-codegen.refs]\n"{REMOTE_PREFIX}" = {json.dumps(str(remotes))}\n'
+        )
 
-def groups(keywords: Iterable[str] | None = None) -> list[Group]:
-    """Every group of the suite, in file and index order (optionally of some files only)."""
+
+def groups(keywords: Iterable[str] | None = None, folder: str = "draft2020-12") -> list[Group]:
+    """Every group of one draft's suite, in file and index order (optionally of some files)."""
     wanted = set(keywords) if keywords is not None else None
     found = []
-    for path in sorted(SUITE.glob("*.json")):
+    for path in sorted((FOLDER / folder).glob("*.json")):
         if wanted is not None and path.stem not in wanted:
             continue
         for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
             cases = tuple(Case(t["description"], t["data"], t["valid"]) for t in group["tests"])
-            found.append(Group(path.stem, index, group["description"], group["schema"], cases))
+            found.append(
+                Group(path.stem, index, group["description"], group["schema"], cases, folder)
+            )
     return found
 
 
@@ -227,16 +235,12 @@ def run_maverick(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    project = workdir / group.name
-    package = f"suite_{group.name}"
+    project = workdir / group.folder / group.name
+    package = f"suite_{snake(group.folder)}_{group.name}"
     schema_file = project / "schemas" / group.rel
     schema_file.parent.mkdir(parents=True)
     schema_file.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
-    (project / "pyproject.toml").write_text(
-        f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
-        f'package = "{package}"\n',
-        encoding="utf-8",
-    )
+    (project / "pyproject.toml").write_text(group.config(package), encoding="utf-8")
     stderr = io.StringIO()
     try:
         with contextlib.redirect_stderr(stderr):
@@ -274,8 +278,8 @@ def run_plain_dmcg(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    folder = workdir / group.name
-    package = f"plain_{group.name}"
+    folder = workdir / group.folder / group.name
+    package = f"plain_{snake(group.folder)}_{group.name}"
     (folder / package).mkdir(parents=True)
     source = folder / f"{group.name}.json"
     source.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
@@ -294,9 +298,12 @@ def run_plain_dmcg(group: Group, workdir: Path) -> Result:
 
 
 def run_all(
-    run: Callable[[Group, Path], Result], workdir: Path, only: Iterable[str] | None = None
+    run: Callable[[Group, Path], Result],
+    workdir: Path,
+    only: Iterable[str] | None = None,
+    folder: str = "draft2020-12",
 ) -> list[Result]:
-    return [run(group, workdir) for group in groups(only)]
+    return [run(group, workdir) for group in groups(only, folder)]
 
 
 def table(results: Iterable[Result]) -> tuple[str, Counter[str]]:
@@ -384,60 +391,111 @@ HOW = {
     "readOnly": "an annotation",
     "writeOnly": "an annotation",
     "$comment": "an annotation",
-    "$schema": "must be draft 2020-12",
-    "$defs": "definitions: a titled entry is a class of its own",
+    "$schema": "chooses the file's draft (draft-04, -06, -07, 2019-09, 2020-12; without it, "
+    "`default_draft`): see *Drafts* below",
+    "$defs": "definitions: an entry whose title is a class name is a class of its own",
+    "definitions": "as `$defs` (draft-04 to draft-07 name it so; later metaschemas keep it)",
+    "$id": "the base URI of its schema resource: references resolve against it, also in "
+    "embedded resources (the loader rewrites each reference to name its target by file and JSON "
+    "pointer)",
+    "$anchor": "a plain-name fragment (`#name`) a reference may use: resolved by the loader",
+    "$dynamicRef": f"{CHECKED}: its target is the outermost resource of the dynamic scope that "
+    "declares its `$dynamicAnchor`, known when the predicate is compiled (one function per "
+    "scope that can reach it); a `$dynamicRef` whose target declares no such anchor is a `$ref`",
+    "$dynamicAnchor": "with `$dynamicRef`",
+    "$vocabulary": "an annotation (in the JSON Schema metaschemas, which references may reach)",
 }
-REFUSED = "refused (`SUPPORTED_CONSTRUCT`)"
-# Suite files named otherwise than the keyword they test; files that test no one keyword.
-FILE_KEYWORD = {"if-then-else": "if", "ref": "$ref", "defs": "$defs", "content": "contentSchema"}
+# Suite files named otherwise than the keyword they test, in any draft; files that test no one
+# keyword.
+FILE_KEYWORD = {
+    "if-then-else": "if", "ref": "$ref", "refRemote": "$ref", "defs": "$defs",
+    "definitions": "$defs", "content": "contentSchema", "anchor": "$anchor",
+    "dynamicRef": "$dynamicRef", "recursiveRef": "$dynamicRef", "vocabulary": "$vocabulary",
+    "dependencies": "dependentSchemas", "additionalItems": "items",
+}  # fmt: skip
 OTHER_FILES = {
     "boolean_schema": '`true` and `false` as schemas, anywhere (`{}` and `{"not": {}}`)',
     "infinite-loop-detection": "a `$ref` met twice at one place: compiled once, called twice",
 }
+# How each draft's own keywords are read (codegen/core/drafts.py, codegen/core/translate.py).
+DRAFT_NOTES = {
+    "draft-04": "`id` is `$id`; `exclusiveMaximum: true` beside `maximum` is an exclusive bound; "
+    "`integer` refuses `1.0`; no boolean schemas but `additionalProperties` and "
+    "`additionalItems`; `const`, `contains`, `propertyNames`, `if` are not keywords (ignored)",
+    "draft-06": "`exclusiveMaximum` is a number; `const`, `contains`, `propertyNames`, boolean "
+    "schemas; `if` is not a keyword (ignored)",
+    "draft-07": "`if`/`then`/`else`",
+    "2019-09": "`$defs`, `$anchor`, `dependentRequired`/`dependentSchemas`, `unevaluated*`, "
+    "`minContains`/`maxContains`; `$recursiveRef` is a dynamic reference to the outermost "
+    "resource that declares `$recursiveAnchor: true`; `contains` marks no item evaluated",
+    "2020-12": "`prefixItems` and `items`; `$dynamicRef`/`$dynamicAnchor`",
+}
+COMMON_NOTES = (
+    "From draft-04 to draft-07, `$ref` beside other keywords makes the draft ignore them, "
+    "`definitions` holds definitions and `dependencies` is `dependentRequired` (a list of "
+    "names) or `dependentSchemas` (a schema); up to 2019-09, `items` may be a list (the "
+    "`prefixItems` of 2020-12, `additionalItems` then being its `items`). A keyword the draft "
+    "does not define is ignored, as every draft says (`maverick-codegen lint` reports it)."
+)
 
 
-def support_table(results: Iterable[Result], refused: dict[str, str]) -> str:
-    """The support page: per keyword, how it is enforced and the suite's figures for it."""
+def support_table(results: dict[str, list[Result]]) -> str:
+    """The support page: per keyword, how it is enforced and the suite's figures for it (every
+    draft), then each draft's figures and how its keywords are read."""
     counts: dict[str, Counter[str]] = {}
-    for result in results:
-        keyword = FILE_KEYWORD.get(result.group.keyword, result.group.keyword)
-        counts.setdefault(keyword, Counter()).update(result.counts())
+    per_draft: dict[str, Counter[str]] = {}
+    for folder, found in results.items():
+        for result in found:
+            keyword = FILE_KEYWORD.get(result.group.keyword, result.group.keyword)
+            counts.setdefault(keyword, Counter()).update(result.counts())
+            per_draft.setdefault(DRAFTS[folder], Counter()).update(result.counts())
     lines = [
         "<!-- Rendered by tests/test_json_schema_suite.py from the suite run: "
         "UPDATE_DOCS=1 pytest tests/test_json_schema_suite.py -->",
         "# JSON Schema support",
         "",
-        "How the generated model enforces each keyword of draft 2020-12, and the cases of the",
-        "official JSON-Schema-Test-Suite (required tests, tests/json_schema_test_suite/) that",
-        "test it: each group's schema as a contract, `maverick-codegen generate`, every case",
+        "How the generated model enforces each keyword (of draft 2020-12, which every draft is",
+        "read into), and the cases of the official JSON-Schema-Test-Suite (required tests of",
+        "draft-04, -06, -07, 2019-09 and 2020-12, tests/json_schema_test_suite/) that test it:",
+        "each group's schema as a contract of its draft, `maverick-codegen generate`, every case",
         "through the generated model in JSON mode. *Agree* counts the cases decided as the",
-        "suite does; groups that test reference resolution are set aside.",
+        "suite does, over every draft.",
         "",
         "| Keyword | How the generated model enforces it | Suite: agree / judged |",
         "|---|---|---|",
     ]
     for keyword in sorted(HOW, key=str.lower):
         tally = counts.get(keyword)
-        judged = sum(tally.values()) - tally["set aside"] if tally else 0
+        judged = sum(tally.values()) - tally["set aside"] - tally["refused"] if tally else 0
         figure = f"{tally['agree']} / {judged}" if tally else "(no suite file)"
         lines.append(f"| `{keyword}` | {HOW[keyword]} | {figure} |")
     for name, what in OTHER_FILES.items():
         tally = counts[name]
         lines.append(f"| {what} | {CHECKED} | {tally['agree']} / {sum(tally.values())} |")
-    for keyword in sorted(refused, key=str.lower):
-        lines.append(f"| `{keyword}` | {REFUSED}: {refused[keyword]} | |")
-    total: Counter[str] = Counter()
-    for tally in counts.values():
-        total.update(tally)
-    judged = sum(total.values()) - total["set aside"]
     lines += [
         "",
-        f"In all: {total['agree']} of {judged} cases agree, {total['disagree']} disagree, "
-        f"{total['refused']} are refused, {total['crashed']} crash; {total['set aside']} are "
-        "set aside (the files `anchor`, `dynamicRef`, `refRemote`, `vocabulary`, and groups that",
-        "use `$id`, `$anchor`, `$dynamicRef` or a `$ref` that leaves the document). Any other",
-        "keyword is refused as unknown (a typo?), and `x-*` extensions as well: a consumer would",
-        "ignore them.",
+        "## Drafts",
+        "",
+        "| Draft | How its keywords are read | Cases | Agree | Disagree | Refused | Crashed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for draft, note in DRAFT_NOTES.items():
+        tally = per_draft.get(draft, Counter())
+        cells = [sum(tally.values()), tally["agree"], tally["disagree"], tally["refused"],
+                 tally["crashed"] + tally["import failed"]]  # fmt: skip
+        lines.append(f"| {draft} | {note} | " + " | ".join(map(str, cells)) + " |")
+    total: Counter[str] = Counter()
+    for tally in per_draft.values():
+        total.update(tally)
+    lines += [
+        "",
+        COMMON_NOTES,
+        "",
+        f"In all: {total['agree']} of {sum(total.values())} cases agree, {total['disagree']} "
+        f"disagree, {total['refused']} are refused, "
+        f"{total['crashed'] + total['import failed']} crash. The refused cases are the groups "
+        "whose `$schema` is a metaschema of their own (the suite's `vocabulary` files): a file's",
+        "`$schema` must name one of the five drafts.",
         "",
     ]
     return "\n".join(lines)

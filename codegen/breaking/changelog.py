@@ -35,7 +35,7 @@ from typing import Literal, get_args
 
 from codegen.breaking import changes, gitref
 from codegen.breaking.table import Side, compare
-from codegen.core.loader import SchemaTree, load_tree
+from codegen.core.loader import LoadOptions, SchemaTree, load_tree
 from codegen.core.report import Finding
 
 __all__ = [
@@ -195,7 +195,9 @@ def changelog(previous: Side, current: Side) -> Changelog:
     return Changelog(tuple(sorted(entries, key=_order)))
 
 
-def sides_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> tuple[Side, Side]:
+def sides_at(
+    repo: Path, ref: str, schema_dir: Path, shown: str, options: LoadOptions | None = None
+) -> tuple[Side, Side]:
     """The schemas at git revision ``ref`` and in the work tree: the changelog's two sides.
 
     ``shown`` is the schema folder as paths show it. A revision without the schema folder
@@ -203,8 +205,8 @@ def sides_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> tuple[Side, 
     :class:`~codegen.core.errors.CodegenError` for a revision that does not exist, schemas
     that do not load (at the revision or now) and a folder outside any git repository.
     """
-    current = Side(load_tree(schema_dir), shown)
-    previous = gitref.tree_at(repo, ref, schema_dir, shown)
+    current = Side(load_tree(schema_dir, options=options), shown)
+    previous = gitref.tree_at(repo, ref, schema_dir, shown, options)
     return Side(previous or SchemaTree(Path(ref), ()), shown), current
 
 

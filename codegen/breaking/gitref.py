@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError, Location, SchemaError
-from codegen.core.loader import SchemaTree, load_texts
+from codegen.core.loader import LoadOptions, SchemaTree, load_texts
 
 __all__ = ["default_ref", "parse_ref", "tags", "tree_at"]
 
@@ -92,10 +92,13 @@ def _files_at(repo: Path, commit: str, prefix: str) -> dict[PurePosixPath, bytes
     return files
 
 
-def tree_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> SchemaTree | None:
+def tree_at(
+    repo: Path, ref: str, schema_dir: Path, shown: str, options: LoadOptions | None = None
+) -> SchemaTree | None:
     """The schema folder ``schema_dir`` as it was at ``ref``; None when it had no files.
 
-    ``shown`` names the folder in errors (a previous file that does not load exits 2).
+    ``shown`` names the folder in errors (a previous file that does not load exits 2);
+    ``options`` are the work tree's (its default draft and URL mappings).
     """
     top = _toplevel(repo)
     verified = _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
@@ -108,7 +111,7 @@ def tree_at(repo: Path, ref: str, schema_dir: Path, shown: str) -> SchemaTree | 
         return None
     root = Path(tempfile.gettempdir()) / f"maverick-breaking-{commit[:12]}"  # never written
     try:
-        return load_texts(root, files)
+        return load_texts(root, files, options=options)
     except SchemaError as exc:
         where = exc.location or Location(root)
         rel_path = where.path.relative_to(root) if where.path.is_relative_to(root) else where.path

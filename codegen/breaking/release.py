@@ -20,6 +20,7 @@ from pathlib import Path
 from codegen.breaking import gitref
 from codegen.breaking.changelog import Bump, changelog, next_version, sides_at
 from codegen.core.errors import CodegenError, Location
+from codegen.core.loader import LoadOptions
 from codegen.core.npm_config import parse_version
 
 __all__ = [
@@ -78,14 +79,14 @@ def last_release(repo: Path, version: str) -> Release | None:
 
 
 def required_version(
-    repo: Path, release: Release, schema_dir: Path, shown: str
+    repo: Path, release: Release, schema_dir: Path, shown: str, options: LoadOptions | None = None
 ) -> tuple[Bump, str, list[str]]:
     """The bump the changes from ``release`` to the work tree need, the least version that
     releases them, and the changes that need that bump (``path:line:col: message (RULE)``).
 
     The one place the policy lives: the changelog's bump and its ``next_version``.
     """
-    log = changelog(*sides_at(repo, release.tag, schema_dir, shown))
+    log = changelog(*sides_at(repo, release.tag, schema_dir, shown, options))
     reasons = [
         f"{e.path}:{e.line}:{e.column}: {e.message} ({e.rule})"
         for e in log.entries
@@ -95,14 +96,20 @@ def required_version(
 
 
 def check_version(
-    repo: Path, schema_dir: Path, shown: str, version: str, where: Location
+    repo: Path,
+    schema_dir: Path,
+    shown: str,
+    version: str,
+    where: Location,
+    *,
+    options: LoadOptions | None = None,
 ) -> VersionCheck:
     """Judge ``version`` against the last release; raises :class:`CodegenError` (exit 2, at
     ``where``) when it understates the changes since."""
     release = last_release(repo, version)
     if release is None:
         return VersionCheck(version, None, "none", None, ())
-    bump, needed, reasons = required_version(repo, release, schema_dir, shown)
+    bump, needed, reasons = required_version(repo, release, schema_dir, shown, options)
     judged = VersionCheck(version, release, bump, needed, tuple(reasons))
     shown_reasons = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
     if release.version == version and bump != "none":

@@ -9,10 +9,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from urllib.parse import urlsplit
 
+from codegen.core.drafts import DEFAULT_DRAFT, by_name, names
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import SECTION as NPM_SECTION
 from codegen.core.npm_config import NpmSettings, npm_settings
+from codegen.core.resolve import LoadOptions
 
 __all__ = ["Config", "LintSettings", "config_location", "load_config"]
 
@@ -58,6 +61,8 @@ class Config:
     tool_inputs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # [tool.maverick-codegen.export]: the npm package (export --npm, and npm_dir when set).
     npm: NpmSettings | None = None
+    # default_draft and [tool.maverick-codegen.refs]: how the schema files are read.
+    loading: LoadOptions = field(default_factory=LoadOptions)
 
     def display(self, path: Path) -> str:
         """``path`` relative to the project root, in POSIX form, for headers and messages."""
@@ -224,6 +229,41 @@ def _breaking_use(path: Path, table: object) -> tuple[str, ...] | None:
     return None if use is None else _strings(use, where, f"[{section}] use")
 
 
+def _loading(path: Path, root: Path, table: dict[str, object]) -> LoadOptions:
+    """``default_draft`` and ``[tool.maverick-codegen.refs]`` (URL prefix -> local folder)."""
+    name = table.get("default_draft", DEFAULT_DRAFT.name)
+    draft = by_name(name) if isinstance(name, str) else None
+    if draft is None:
+        raise CodegenError(
+            f"default_draft must be one of {', '.join(names())}",
+            config_location(path, TABLE, "default_draft"),
+            "CONFIG",
+        )
+    refs = table.get("refs", {})
+    section = f"{TABLE}.refs"
+    if not isinstance(refs, dict):
+        raise CodegenError(f"[{section}] maps URL prefixes to folders", Location(path), "CONFIG")
+    mappings = []
+    for prefix, folder in refs.items():
+        where = config_location(path, section, prefix)
+        parts = urlsplit(prefix)
+        if not parts.scheme or not (parts.netloc or parts.path) or parts.scheme == "file":
+            raise CodegenError(
+                f'[{section}] {prefix!r} is not a URL prefix (such as "https://example.com/")',
+                where,
+                "CONFIG",
+            )
+        if not isinstance(folder, str) or not (root / folder).is_dir():
+            raise CodegenError(
+                f"[{section}] {prefix!r} must map to a folder (relative to {path.name})",
+                where,
+                "CONFIG",
+            )
+        mappings.append((prefix, (root / folder).resolve()))
+    mappings.sort(key=lambda m: len(m[0]), reverse=True)  # the longest prefix wins
+    return LoadOptions(draft, tuple(mappings))
+
+
 def load_config(path: Path) -> Config:
     """Load the configuration; paths in it are relative to the file's folder."""
     where = Location(path)
@@ -271,6 +311,7 @@ def load_config(path: Path) -> Config:
         tools=MappingProxyType(tools),
         tool_inputs=MappingProxyType(tool_inputs),
         npm=npm,
+        loading=_loading(path, root, table),
     )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -126,6 +127,7 @@ def config_view(config: Config) -> dict[str, Any]:
         "agents": sorted(config.agents.items()),
         "tools": sorted(config.tools.items()),
         "tool_inputs": sorted(config.tool_inputs.items()),
+        "loading": loading_view(config),
         "npm": None
         if config.npm is None
         else {
@@ -138,6 +140,17 @@ def config_view(config: Config) -> dict[str, Any]:
     }
 
 
+def loading_view(config: Config) -> dict[str, Any]:
+    """How the schema files are read: the default draft, and each URL mapping's folder."""
+    return {
+        "default_draft": config.loading.default_draft.name,
+        "refs": [
+            [prefix, Path(os.path.relpath(folder, config.root.resolve())).as_posix()]
+            for prefix, folder in config.loading.refs
+        ],
+    }
+
+
 def contract_config(config: Config, title: str) -> dict[str, Any]:
     """The part of the configuration that shapes the files of contract ``title``: where the
     schemas are shown from, the package, and the agents and tools that name it."""
@@ -147,6 +160,7 @@ def contract_config(config: Config, title: str) -> dict[str, Any]:
         "agents": sorted(a for a, t in config.agents.items() if t == title),
         "tools": sorted(n for n, t in config.tools.items() if t == title),
         "tool_inputs": sorted(n for n, t in config.tool_inputs.items() if t == title),
+        "loading": loading_view(config),
     }
 
 
@@ -173,4 +187,10 @@ def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None
     ``schema_dir``), the configuration and the generator."""
     found = raw_schema_files(config.schema_dir) if files is None else files
     schemas = _hash_files((rel, digest_bytes(data)) for rel, data in found)
-    return _digest("tree", _canonical(config_view(config)), schemas)
+    # The mapped folders that references may reach (their files are read only when reached).
+    mapped = _hash_files(
+        (f"{prefix}{rel}", digest_bytes(data))
+        for prefix, folder in config.loading.refs
+        for rel, data in raw_schema_files(folder)
+    )
+    return _digest("tree", _canonical(config_view(config)), schemas, mapped)

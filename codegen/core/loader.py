@@ -1,12 +1,18 @@
-"""Load a schema tree: parse every file with positions, check identity and every ``$ref``.
+"""Load a schema tree once per run: what every job reads of every file.
 
-Nothing here touches the network: a ``$ref`` that names a URL is refused, and so is one that
-leaves the schema folder. Files are read in a stable (sorted) order.
+Each file is parsed with positions and read by its draft (``$schema``, else ``default_draft``):
+:mod:`codegen.core.resolve` finds its base URI and resolves every reference (by path, by
+``$id``, by anchor, dynamically, or through the configured URL mappings; never the network),
+and :mod:`codegen.core.translate` writes it in the internal form, draft 2020-12, which is what
+:attr:`SchemaFile.data` holds. :attr:`SchemaFile.raw` keeps the document as written, and
+:meth:`SchemaFile.loc` turns any internal pointer back into the file's line and column.
+Files are read in a stable (sorted) order.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import keyword
 import os
 from collections.abc import Mapping
@@ -16,11 +22,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from codegen.core.drafts import DEFAULT_DRAFT, Draft
 from codegen.core.errors import Location, SchemaError
 from codegen.core.filecache import read_bytes
 from codegen.core.jsonparse import parse_schema
-from codegen.core.jsonpos import JsonPositions, resolve_pointer
+from codegen.core.jsonpos import JsonPositions, escape_pointer, resolve_pointer
 from codegen.core.paths import rel_path
+from codegen.core.resolve import LoadOptions, Problem, Resolved, Source, draft_of, resolve_sources
 from codegen.core.walk import (
     SCHEMA_LIST,
     SCHEMA_MAP,
@@ -36,6 +44,7 @@ __all__ = [
     "SCHEMA_LIST",
     "SCHEMA_MAP",
     "SCHEMA_ONE",
+    "LoadOptions",
     "SchemaFile",
     "SchemaTree",
     "check_refs",
@@ -66,11 +75,41 @@ class SchemaFile:
     path: Path
     rel: PurePosixPath
     text: str
-    data: dict[str, Any]
+    data: dict[str, Any]  # the internal form (draft 2020-12, references by path and pointer)
     positions: JsonPositions = field(repr=False)
+    raw: Any = field(default=None, repr=False)  # as written (None: the same as data)
+    draft: Draft = DEFAULT_DRAFT
+    origin: Mapping[str, str] = field(default_factory=dict, repr=False)  # internal -> file
+    # Each $dynamicRef's internal pointer -> the dynamic anchor it looks for (None: as $ref).
+    dynamic: Mapping[str, str | None] = field(default_factory=dict, repr=False)
+    # Each resource's internal pointer -> its dynamic anchors -> their internal pointers.
+    resources: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+    external: bool = False  # reached through a URL mapping or a metaschema: never generated
+    uri: str = ""
+
+    @property
+    def document(self) -> Any:
+        """The document as written."""
+        return self.data if self.raw is None else self.raw
+
+    def file_pointer(self, pointer: str) -> str:
+        """The pointer of the file's own text that internal ``pointer`` comes from."""
+        if not self.origin:
+            return pointer
+        head, tail = pointer, ""
+        while head:
+            if head in self.origin:
+                return self.origin[head] + tail
+            head, _, token = head.rpartition("/")
+            tail = f"/{token}{tail}"
+        return pointer
 
     def loc(self, pointer: str = "") -> Location:
-        """The location of ``pointer`` in this file, for error messages."""
+        """The location of internal ``pointer`` in this file, for error messages."""
+        return self.loc_in_file(self.file_pointer(pointer))
+
+    def loc_in_file(self, pointer: str = "") -> Location:
+        """The location of ``pointer`` of the file as written."""
         line, column = self.positions.line_col(pointer)
         return Location(self.path, line, column, pointer)
 
@@ -81,6 +120,18 @@ class SchemaFile:
     @property
     def title(self) -> str:
         return str(self.data.get("title", ""))
+
+    @cached_property
+    def classes(self) -> Mapping[str, str]:
+        """The generated classes of this file: internal pointer -> class name. The root is the
+        contract (its title); a ``$defs`` entry whose title is a class name is one too."""
+        found = {"": self.title}
+        defs = self.data.get("$defs")
+        for name, entry in (defs if isinstance(defs, dict) else {}).items():
+            title = entry.get("title") if isinstance(entry, dict) else None
+            if is_class_name(title):
+                found[f"/$defs/{escape_pointer(name)}"] = str(title)
+        return found
 
     @cached_property
     def module_parts(self) -> tuple[str, ...]:
@@ -95,11 +146,13 @@ class SchemaFile:
 
     @cached_property
     def file_refs(self) -> tuple[str, ...]:
-        """Every ``$ref`` of this file that names another file."""
+        """Every ``$ref`` (and ``$dynamicRef``) of this file that names another file."""
+        dynamic = (n for _, n in ref_nodes(self.data, "$dynamicRef")) if self.dynamic else ()
         return tuple(
-            node["$ref"]
-            for _, node in self.ref_nodes
-            if isinstance(node["$ref"], str) and not node["$ref"].startswith("#")
+            node[key]
+            for key, nodes in (("$ref", (n for _, n in self.ref_nodes)), ("$dynamicRef", dynamic))
+            for node in nodes
+            if isinstance(node[key], str) and not node[key].startswith("#")
         )
 
     @cached_property
@@ -124,14 +177,28 @@ class SchemaTree:
 
     root: Path
     files: tuple[SchemaFile, ...]
+    # The documents reached outside the schema folder (URL mappings, metaschemas), by
+    # ``~remote/<host>/<path>``: read and checked, never generated.
+    external: tuple[SchemaFile, ...] = ()
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:
-        return {f.rel: f for f in self.files}
+        return {f.rel: f for f in (*self.files, *self.external)}
 
     @cached_property
     def _by_name(self) -> Mapping[str, SchemaFile]:
-        return {f.rel.as_posix(): f for f in self.files}
+        return {f.rel.as_posix(): f for f in (*self.files, *self.external)}
+
+    @cached_property
+    def dynamic_names(self) -> frozenset[str]:
+        """The dynamic anchors the tree's dynamic references look for (``$dynamicRef`` to a
+        ``$dynamicAnchor``, 2019-09's ``$recursiveRef``)."""
+        return frozenset(n for f in self.by_rel.values() for n in f.dynamic.values() if n)
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether a reference of the tree is dynamic (its target depends on the path taken)."""
+        return bool(self.dynamic_names)
 
     @cached_property
     def by_title(self) -> Mapping[str, SchemaFile]:
@@ -146,16 +213,18 @@ class SchemaTree:
 
     @cached_property
     def _references(self) -> Mapping[PurePosixPath, tuple[SchemaFile, ...]]:
-        """The files each file references directly."""
+        """The files each file references directly (external ones included)."""
         references: dict[PurePosixPath, tuple[SchemaFile, ...]] = {}
-        for schema in self.files:
+        for schema in (*self.files, *self.external):
             targets = (self.resolve(schema, ref)[0] for ref in schema.file_refs)
             references[schema.rel] = tuple({t.rel: t for t in targets}.values())
         return references
 
     def references(self, schema: SchemaFile) -> tuple[SchemaFile, ...]:
-        """The files ``schema`` references directly (itself only if it names its own file)."""
-        return self._references[schema.rel]
+        """The files of the schema folder ``schema`` references directly (itself only if it
+        names its own file)."""
+        found = self._references[schema.rel]
+        return tuple(t for t in found if not t.external) if self.external else found
 
     @cached_property
     def _closures(self) -> dict[PurePosixPath, tuple[SchemaFile, ...]]:
@@ -178,12 +247,13 @@ class SchemaTree:
         return list(found)
 
 
+def is_class_name(title: object) -> bool:
+    """Whether ``title`` is a Python class name (an identifier starting with a capital)."""
+    return isinstance(title, str) and title.isidentifier() and title[0].isupper()
+
+
 def _check_identity(schema: SchemaFile) -> None:
     data = schema.data
-    if data.get("$schema") != DRAFT_2020_12:
-        raise SchemaError(
-            f"$schema must be {DRAFT_2020_12!r}", schema.loc("/$schema"), "DRAFT_2020_12"
-        )
     for part in schema.module_parts:
         if not part.isidentifier() or keyword.iskeyword(part):
             raise SchemaError(
@@ -193,8 +263,7 @@ def _check_identity(schema: SchemaFile) -> None:
             )
     if not isinstance(data.get("$id"), str) or not data["$id"]:
         raise SchemaError("a contract needs a stable $id", schema.loc(), "ID_PRESENT")
-    title = data.get("title")
-    if not isinstance(title, str) or not title.isidentifier() or not title[0].isupper():
+    if not is_class_name(data.get("title")):
         raise SchemaError(
             "title must be the Python class name (an identifier starting with a capital)",
             schema.loc("/title"),
@@ -260,12 +329,17 @@ def _pointer_exists(document: Any, pointer: str) -> bool:
 
 
 def load_tree(
-    root: Path, *, reuse: SchemaTree | None = None, read: Mapping[str, bytes] | None = None
+    root: Path,
+    *,
+    reuse: SchemaTree | None = None,
+    read: Mapping[str, bytes] | None = None,
+    options: LoadOptions | None = None,
 ) -> SchemaTree:
     """Load and check every ``*.json`` file below ``root``.
 
-    Raises :class:`SchemaError` for malformed JSON (with line and column), a missing or
-    duplicate ``$id`` or title, and any ``$ref`` that is remote, escapes ``root`` or dangles.
+    Raises :class:`SchemaError` for malformed JSON (with line and column), a file that is not
+    a schema of its draft, a missing or duplicate ``$id`` or title, and any reference that
+    names nothing, leaves ``root`` or names a URL no mapping of ``options`` leads to.
     ``reuse``: as :func:`load_texts`. ``read`` holds the bytes of files the caller read
     already, by POSIX path relative to ``root``.
     """
@@ -275,7 +349,7 @@ def load_tree(
     for name, path in schema_paths(root):
         raw = read[name] if read is not None and name in read else read_bytes(str(path))
         texts[rel_path(name)] = raw
-    return load_texts(root, texts, reuse=reuse)
+    return load_texts(root, texts, reuse=reuse, options=options)
 
 
 def schema_paths(root: Path) -> list[tuple[str, Path]]:
@@ -304,29 +378,72 @@ def schema_paths(root: Path) -> list[tuple[str, Path]]:
 
 
 def load_texts(
-    root: Path, texts: Mapping[PurePosixPath, bytes], *, reuse: SchemaTree | None = None
+    root: Path,
+    texts: Mapping[PurePosixPath, bytes],
+    *,
+    reuse: SchemaTree | None = None,
+    options: LoadOptions | None = None,
 ) -> SchemaTree:
     """:func:`load_tree` of files given by relative path and content, as if below ``root``
     (the schema folder at a git revision is read this way, without writing it anywhere). A
     file of ``reuse`` (an earlier load of the same folder) whose bytes are the same is taken
-    as it was parsed then; every check runs again on the whole tree."""
+    as it was parsed then, and as it was read then when nothing it was read from changed;
+    every check runs again on the whole tree."""
+    options = options or LoadOptions()
     earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
-    files: dict[PurePosixPath, SchemaFile] = {}
+    parsed: dict[PurePosixPath, tuple[str, Any, JsonPositions]] = {}
     for rel in sorted(texts, key=PurePosixPath.as_posix):
-        path = root / rel
         known = earlier.get(rel)
         if known is not None and known.digest_text == texts[rel]:
-            files[rel] = known
+            parsed[rel] = (known.text, known.document, known.positions)
             continue
-        text, data = parse_schema(path, texts[rel])
+        text, data = parse_schema(root / rel, texts[rel])
         if not isinstance(data, dict):
-            raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
-        files[rel] = SchemaFile(path, rel, text, data, JsonPositions(text))
-    if not files:
+            raise SchemaError("a schema file must hold a JSON object", Location(root / rel), "JSON")
+        parsed[rel] = (text, data, JsonPositions(text))
+    if not parsed:
         raise SchemaError(f"no *.json schema files below {root}", Location(root))
+    sources = []
+    base = root.resolve()
+    for rel, (_, data, positions) in parsed.items():
+        try:
+            draft = draft_of(data, options.default_draft)
+        except ValueError as exc:
+            line, column = positions.line_col("/$schema")
+            where = Location(root / rel, line, column, "/$schema")
+            raise SchemaError(
+                f"{exc}: use one of the JSON Schema drafts' metaschema URIs (draft-04 to 2020-12)",
+                where,
+                "DRAFT",
+            ) from None
+        sources.append(Source(rel, root / rel, (base / rel).as_uri(), data, draft))
+    _check_identities(root, sources, parsed)
+    try:
+        resolved = resolve_sources(root, sources, options)
+    except Problem as problem:
+        raise _located(problem, parsed, root) from None
+    files: list[SchemaFile] = []
+    external: list[SchemaFile] = []
+    for result in resolved:
+        schema = _schema_file(result, parsed, earlier)
+        (external if schema.external else files).append(schema)
+    return SchemaTree(root, tuple(files), tuple(external))
+
+
+def _check_identities(
+    root: Path,
+    sources: list[Source],
+    parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]],
+) -> None:
+    """Each file's identity as written (``$id``, title, module name), and no two alike."""
     seen_ids: dict[str, SchemaFile] = {}
     seen_titles: dict[str, SchemaFile] = {}
-    for schema in files.values():
+    for source in sources:
+        text, _, positions = parsed[source.rel]
+        data = dict(source.raw)
+        if "id" in data and source.draft.keywords.get("id") == "id":
+            data["$id"] = data.pop("id")  # draft-04's spelling
+        schema = SchemaFile(source.path, source.rel, text, data, positions)
         _check_identity(schema)
         for seen, key, rule in (
             (seen_ids, schema.schema_id, "ID_UNIQUE"),
@@ -337,7 +454,51 @@ def load_texts(
                     f"{key!r} is already used by {seen[key].path}", schema.loc(), rule
                 )
             seen[key] = schema
-    rels = set(files)
-    for schema in files.values():
-        check_refs(schema, rels, files)
-    return SchemaTree(root, tuple(files.values()))
+
+
+def _schema_file(
+    result: Resolved,
+    parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]],
+    earlier: Mapping[PurePosixPath, SchemaFile],
+) -> SchemaFile:
+    source, internal = result.source, result.internal
+    plain = internal.data is source.raw and not result.dynamic and not internal.origin
+    known = earlier.get(source.rel)
+    if (
+        plain
+        and known is not None
+        and known.raw is None
+        and known.data is source.raw
+        and known.draft is source.draft
+    ):
+        return known  # nothing it was read from changed: its cached views stay
+    if source.external:
+        text = source.text or json.dumps(source.raw, indent=2)
+        positions = JsonPositions(text)
+    else:
+        text, _, positions = parsed[source.rel]
+    return SchemaFile(
+        source.path,
+        source.rel,
+        text,
+        internal.data,
+        positions,
+        raw=None if plain else source.raw,
+        draft=source.draft,
+        origin=internal.origin,
+        dynamic=result.dynamic,
+        resources=result.resources,
+        external=source.external,
+        uri=source.uri,
+    )
+
+
+def _located(
+    problem: Problem, parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]], root: Path
+) -> SchemaError:
+    path = root / problem.rel
+    if problem.rel in parsed:
+        line, column = parsed[problem.rel][2].line_col(problem.pointer)
+        where = Location(path, line, column, problem.pointer)
+        return SchemaError(problem.message, where, problem.rule)
+    return SchemaError(f"{problem.message} (in {problem.rel})", Location(path), problem.rule)

@@ -65,24 +65,26 @@ def joined(folder: str, target: str) -> str:
     return "/".join(parts)
 
 
-def ref_nodes(document: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Every schema object of ``document`` holding ``$ref``, with its path of keys: what
-    :func:`iter_subschemas` walks, without building a pointer for every object."""
+def ref_nodes(
+    document: Any, key: str = "$ref"
+) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Every schema object of ``document`` holding ``key`` (``$ref``), with its path of keys:
+    what :func:`iter_subschemas` walks, without building a pointer for every object."""
     pending: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
     while pending:
         path, node = pending.pop()
         if not isinstance(node, dict):
             continue
-        if "$ref" in node:
+        if key in node:
             yield path, node
         children: list[tuple[tuple[str | int, ...], Any]] = []
-        for key, value in node.items():
-            if key in SCHEMA_ONE:
-                children.append(((*path, key), value))
-            elif key in SCHEMA_MAP and isinstance(value, dict):
-                children += [((*path, key, name), sub) for name, sub in value.items()]
-            elif key in SCHEMA_LIST and isinstance(value, list):
-                children += [((*path, key, index), sub) for index, sub in enumerate(value)]
+        for keyword, value in node.items():
+            if keyword in SCHEMA_ONE:
+                children.append(((*path, keyword), value))
+            elif keyword in SCHEMA_MAP and isinstance(value, dict):
+                children += [((*path, keyword, name), sub) for name, sub in value.items()]
+            elif keyword in SCHEMA_LIST and isinstance(value, list):
+                children += [((*path, keyword, index), sub) for index, sub in enumerate(value)]
         pending.extend(reversed(children))
 
 

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from codegen.core.errors import CodegenError, Location
-from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
@@ -52,7 +51,7 @@ class Validators:
 
 def _title(schema: SchemaFile, pointer: str) -> str:
     """The class name of a class node: its title (the file's for its root)."""
-    return str(resolve_pointer(schema.data, pointer).get("title") or schema.title)
+    return schema.classes[pointer]
 
 
 def _missing_fields(
@@ -85,8 +84,7 @@ def _tuple_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, dict[
         schema = contract.schema
         for (rel, pointer), names in skeleton.tuples.items():
             if rel == schema.rel.as_posix():
-                node = resolve_pointer(schema.data, pointer)
-                fields[str(node.get("title") or schema.title)] = dict(names)
+                fields[schema.classes[pointer]] = dict(names)
     return fields
 
 
@@ -131,7 +129,16 @@ def assemble_modules(
         code = generated.replace(HEADER_PLACEHOLDER, top, 1)
         depth = len(key)  # the module's package depth below the output folder
         where = Location(named[0].schema.path)  # only for errors in our own output
-        code = edit_module(code, validators.of(owners), depth, where)
+        drafts = {c.schema.draft.float_integers for c in named}
+        if len(drafts) > 1:
+            raise CodegenError(
+                f"{source} reference each other in a circle, and draft-04's integers (1.0 is "
+                "none) meet another draft's there: give them one draft",
+                where,
+                "DRAFT",
+            )
+        strict = not drafts.pop()
+        code = edit_module(code, validators.of(owners), depth, where, strict_integers=strict)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
         code = rebuild_forward_references(code)

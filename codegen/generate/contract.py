@@ -46,13 +46,7 @@ class Contract:
     @property
     def exports(self) -> tuple[str, ...]:
         """The public classes of its module: the contract and its titled ``$defs`` entries."""
-        defs = self.schema.data.get("$defs") or {}
-        titles = sorted(
-            d["title"]
-            for d in defs.values()
-            if isinstance(d, dict) and isinstance(d.get("title"), str)
-        )
-        return (self.name, *titles)
+        return (self.name, *sorted(t for p, t in self.schema.classes.items() if p))
 
 
 def declared_properties(tree: SchemaTree, schema: SchemaFile) -> set[str]:

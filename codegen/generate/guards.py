@@ -30,7 +30,7 @@ KEYWORDS = frozenset(
      "unevaluatedItems", "maxProperties", "minProperties", "required", "dependentRequired",
      "properties", "patternProperties", "additionalProperties", "propertyNames",
      "dependentSchemas", "unevaluatedProperties", "allOf", "anyOf", "oneOf", "not", "if",
-     "then", "else", "$ref"}
+     "then", "else", "$ref", "$dynamicRef"}
 )  # fmt: skip
 _TYPES = {
     "null": "x is None",
@@ -41,6 +41,7 @@ _TYPES = {
     "array": "type(x) is list",
     "object": "type(x) is dict",
 }
+_TYPES_04 = _TYPES | {"integer": "type(x) is int"}  # draft-04: 1.0 is no integer
 _NUMBERS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
 _ARRAY_KEYS = frozenset({"minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains"})
 _OBJECT_KEYS = frozenset(
@@ -103,6 +104,10 @@ class Compiler(Protocol):
         residual: bool = False,
         entry: bool = False,
     ) -> str | None: ...
+
+    def dynamic_target(
+        self, name: str, target: SchemaFile, pointer: str
+    ) -> tuple[SchemaFile, str]: ...
 
     def boolean(
         self, schema: SchemaFile, pointer: str, *, residual: bool = False, entry: bool = False
@@ -196,7 +201,8 @@ class Guards:
             for kind in kinds:
                 if kind not in _TYPES:
                     raise refuse(self.schema, self.at("type"), f"unknown type {kind!r}")
-            self.guard(" or ".join(_TYPES[k] for k in kinds) or "False")
+            types = _TYPES if self.schema.draft.float_integers else _TYPES_04
+            self.guard(" or ".join(types[k] for k in kinds) or "False")
         if "const" in node:
             self.guard(self.equals(node["const"]))
         if "enum" in node:
@@ -354,6 +360,9 @@ class Guards:
             self.ref(node["$ref"], residual=False)
         elif "$ref" in self.kept and self.residual:
             self.ref(self.original["$ref"], residual=True)
+        if "$dynamicRef" in node:
+            dynamic = self.schema.dynamic.get(self.pointer)
+            self.ref(node["$dynamicRef"], residual=False, dynamic=dynamic)
         for index, entry in enumerate(node.get("allOf", [])):
             self.apply(self.in_place("allOf", index, residual=self.residual and is_base(entry)))
         if "anyOf" in node:
@@ -378,10 +387,13 @@ class Guards:
                 self.lines.append(f"if type(x) is dict and {name!r} in x:")
                 self.apply(call, indent="    ")
 
-    def ref(self, ref: Any, *, residual: bool) -> None:
+    def ref(self, ref: Any, *, residual: bool, dynamic: str | None = None) -> None:
+        """Apply the target of a ``$ref`` (or of a ``$dynamicRef`` looking for ``dynamic``)."""
         if not isinstance(ref, str):
             raise refuse(self.schema, self.at("$ref"), "$ref must be a string")
         target, pointer = self.c.tree.resolve(self.schema, ref)
+        if dynamic is not None:
+            target, pointer = self.c.dynamic_target(dynamic, target, pointer)
         call = self.c.function(target, pointer, annotate=self.annotate, residual=residual)
         self.apply(call)
 

@@ -171,7 +171,9 @@ def preload(config: Config) -> None:
     only the files that changed (``generate --watch``, whose first generation found everything
     up to date without parsing); a tree that does not load is left to that generation."""
     try:
-        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir))
+        tree = load_tree(
+            config.schema_dir, reuse=_LOADED.get(config.schema_dir), options=config.loading
+        )
     except CodegenError:
         return
     _LOADED.clear()
@@ -222,7 +224,12 @@ def build_plan(
             *workers,
             *(stack.enter_context(Generator(in_worker=True)) for _ in range(early)),
         ]
-        tree = load_tree(config.schema_dir, reuse=_LOADED.get(config.schema_dir), read=dict(raw))
+        tree = load_tree(
+            config.schema_dir,
+            reuse=_LOADED.get(config.schema_dir),
+            read=dict(raw),
+            options=config.loading,
+        )
         _LOADED.clear()  # one tree kept, the last one
         _LOADED[config.schema_dir] = tree
         contracts = contracts_of(config, tree)

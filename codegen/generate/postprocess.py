@@ -39,6 +39,8 @@ _CHECK_IMPORTS = (
 )
 _FUTURE = "from __future__ import annotations"
 _RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
+# draft-04's integer is a number written without a fraction: 1.0 is none, as StrictInt says.
+_STRICT_INTEGERS = {"StrictFloat": "JsonNumber"}
 _ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
 
 
@@ -48,7 +50,9 @@ def _add_imports(lines: list[str], imports: Sequence[str]) -> None:
     lines[future + 1 : future + 1] = ["", *imports]
 
 
-def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) -> str:
+def edit_module(
+    code: str, checks: ModuleChecks, depth: int, where: Location, *, strict_integers: bool = False
+) -> str:
     """Insert each validator into its class and the predicates after the classes, rename
     ``StrictInt`` / ``StrictFloat`` and defer every model's build: one parse, every edit
     applied from the bottom up."""
@@ -80,14 +84,15 @@ def edit_module(code: str, checks: ModuleChecks, depth: int, where: Location) ->
     if checks.classes:
         imports += _CHECK_IMPORTS
     helpers = sorted({*checks.helpers, "_json_view"} if checks.classes else set(checks.helpers))
-    renamed = [n for n in _type_names(tree) if n.id in _RENAMES]
+    renames = _STRICT_INTEGERS if strict_integers else _RENAMES
+    renamed = [n for n in _type_names(tree) if n.id in renames]
     for name in renamed:
         edits.append((name.lineno, 2, functools.partial(_rename, lines, name)))
     if renamed:
-        helpers = sorted({*helpers, *(_RENAMES[n.id] for n in renamed)})
+        helpers = sorted({*helpers, *(renames[n.id] for n in renamed)})
         for statement in tree.body:
             if isinstance(statement, ast.ImportFrom) and statement.module == "pydantic":
-                kept = [alias for alias in statement.names if alias.name not in _RENAMES]
+                kept = [alias for alias in statement.names if alias.name not in renames]
                 if len(kept) != len(statement.names):
                     first, last = statement.lineno, statement.end_lineno or statement.lineno
                     text = [ast.unparse(ast.ImportFrom("pydantic", kept, 0))] if kept else []

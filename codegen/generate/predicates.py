@@ -26,6 +26,7 @@ nothing is not emitted. The helpers the functions call (``_equal``, ``_regex``..
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 import regress
@@ -36,6 +37,8 @@ from codegen.generate.guards import ANNOTATIONS, KEYWORDS, Guards, refuse
 from codegen.generate.predicate_runtime import RUNTIME
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import tidy
+
+Scope = tuple[tuple[str, str, str], ...]  # (dynamic anchor, file, pointer), by anchor
 
 __all__ = [
     "ANNOTATIONS",
@@ -88,7 +91,11 @@ class PredicateCompiler:
         self.readable = readable  # tidy each body (False: a check that discards the code)
         self.skeleton = skeleton
         self.out = Predicates()
-        self.names: dict[tuple[str, str, bool, bool], str | None] = {}
+        self.names: dict[tuple[str, str, bool, bool, Scope], str | None] = {}
+        # The dynamic scope of the function being compiled: each dynamic anchor a reference of
+        # the tree looks for, bound to its outermost declaration among the resources entered.
+        self.scope: Scope = ()
+        self.dynamic_names = tree.dynamic_names
         self.pending: dict[str, bool] = {}  # functions being compiled -> referenced meanwhile
         self.constants: dict[str, str] = {}
         self.booleans: dict[str, str] = {}
@@ -138,7 +145,8 @@ class PredicateCompiler:
         )
         if unevaluated - kept:
             annotate, residual, kept = True, False, frozenset()  # annotations need everything
-        key = (rel, pointer, annotate, residual)
+        scope = self.enter(schema, pointer)
+        key = (rel, pointer, annotate, residual, scope)
         if key in self.names:
             name = self.names[key]
             if name in self.pending:
@@ -147,9 +155,13 @@ class PredicateCompiler:
         name = f"_{'a' if annotate else 'v'}{len(self.names)}"
         self.names[key] = name
         self.pending[name] = False
-        body = Guards(
-            self, schema, pointer, annotate=annotate, residual=residual, kept=kept
-        ).compile(node)
+        outer, self.scope = self.scope, scope
+        try:
+            body = Guards(
+                self, schema, pointer, annotate=annotate, residual=residual, kept=kept
+            ).compile(node)
+        finally:
+            self.scope = outer
         referenced = self.pending.pop(name)
         if body is None and not referenced:
             self.names[key] = None
@@ -161,6 +173,31 @@ class PredicateCompiler:
         doc = f'    """{where}"""'
         self.out.lines += ["", "", header, doc, *("    " + ln for ln in lines)]
         return name
+
+    def enter(self, schema: SchemaFile, pointer: str) -> Scope:
+        """The dynamic scope once the resource holding ``pointer`` is entered: its dynamic
+        anchors that no resource entered before declares are bound to it (the outermost
+        declaration wins). Without dynamic references, always ``()``."""
+        if not self.dynamic_names or not schema.resources:
+            return self.scope
+        root = pointer
+        while root not in schema.resources:
+            root = root.rsplit("/", 1)[0] if root else ""
+            if not root and "" not in schema.resources:
+                return self.scope
+        bound = dict((name, target) for name, *target in self.scope)
+        for name, at in schema.resources[root].items():
+            if name in self.dynamic_names and name not in bound:
+                bound[name] = [schema.rel.as_posix(), at]
+        return tuple((name, *bound[name]) for name in sorted(bound))  # type: ignore[misc]
+
+    def dynamic_target(self, name: str, target: SchemaFile, pointer: str) -> tuple[SchemaFile, str]:
+        """Where a ``$dynamicRef`` looking for ``name`` leads in the current scope (its static
+        target when no resource entered declares the anchor)."""
+        for bound, rel, at in self.scope:
+            if bound == name:
+                return self.tree.by_rel[PurePosixPath(rel)], at
+        return target, pointer
 
     def boolean(
         self, schema: SchemaFile, pointer: str, *, residual: bool = False, entry: bool = False

@@ -88,10 +88,7 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     skeleton = Skeleton()
     for schema in files:
         rel = schema.rel.as_posix()
-        skeleton.classes.add((rel, ""))
-        for name, entry in (schema.data.get("$defs") or {}).items():
-            if isinstance(entry, dict) and isinstance(entry.get("title"), str):
-                skeleton.classes.add((rel, f"/$defs/{escape_pointer(name)}"))
+        skeleton.classes.update((rel, pointer) for pointer in schema.classes)
     defaults = _Defaults(tree)
     for schema in files:
         rel = schema.rel.as_posix()
@@ -155,7 +152,14 @@ class _Stripper:
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
             return {}  # true and false: any value; the predicates refuse what false refuses
-        out = {k: node[k] for k in _ANNOTATIONS if k in node and (k != "$id" or not pointer)}
+        # A title names a class: the generator makes one of any titled node, so only the nodes
+        # that are classes keep theirs.
+        cls = (self.rel, pointer) in self.skeleton.classes
+        out = {
+            k: node[k]
+            for k in _ANNOTATIONS
+            if k in node and (k != "$id" or not pointer) and (k != "title" or cls)
+        }
         kept: set[str] = set()
         defs = node.get("$defs")
         if isinstance(defs, dict):
@@ -163,7 +167,7 @@ class _Stripper:
                 name: self.node(sub, f"{pointer}/$defs/{escape_pointer(name)}")
                 for name, sub in defs.items()
             }
-        if isinstance(node.get("$ref"), str):
+        if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
             out["$ref"] = node["$ref"]
             kept.add("$ref")
         elif _types(node) is not None:
@@ -192,6 +196,18 @@ class _Stripper:
             kept.add("enum")
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
+
+    def typed_ref(self, ref: str) -> bool:
+        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
+        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
+        the path taken, which a class validating itself cannot know). Any other target is the
+        predicates' to check."""
+        if self.tree.dynamic:
+            return False
+        target, pointer = self.tree.resolve(self.schema, ref)
+        tokens = pointer_tokens(pointer)
+        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
+        return defs and not target.external
 
     @staticmethod
     def string_enum(node: Mapping[str, Any]) -> bool:
@@ -313,11 +329,11 @@ class _Stripper:
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
-        bases = [e for e in node.get("allOf") or [] if is_base(e)]
+        bases = [e for e in node.get("allOf") or [] if is_base(e) and self.typed_ref(e["$ref"])]
         if bases:
             out["allOf"] = [{"$ref": e["$ref"]} for e in bases]
             for index, entry in enumerate(node["allOf"]):
-                if is_base(entry):
+                if entry in bases:
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
         # A nullable object without properties is typed ``dict | None``, which the generator
         # leaves open: the predicates close it.
@@ -420,6 +436,8 @@ class _Stripper:
         scalars = {"string": "StrictStr", "integer": "JsonInt", "number": "JsonNumber",
                    "boolean": "StrictBool", "null": "None"}  # fmt: skip
         said = set(item) - set(_ANNOTATIONS)
+        if item.get("type") == "integer" and not self.schema.draft.float_integers:
+            return None  # draft-04's integer: a list, its items checked by the predicates
         if said == {"type"} and item["type"] in scalars:
             return scalars[item["type"]]
         if said == {"$ref"} and isinstance(item["$ref"], str):

@@ -62,14 +62,10 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     classes = []
     for schema in schemas:
         rel = schema.rel.as_posix()
-        nodes = [("", schema.data)]
-        for name, entry in (schema.data.get("$defs") or {}).items():
-            if (rel, f"/$defs/{escape_pointer(name)}") in skeleton.classes:
-                nodes.append((f"/$defs/{escape_pointer(name)}", entry))
-        for pointer, node in nodes:
+        for pointer, title in schema.classes.items():
+            node = resolve_pointer(schema.data, pointer)
             guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
-                title = str(node.get("title") or schema.title)
                 classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
     functions = compiler.out.source if compiler.out.lines else ""
     if functions:

@@ -193,7 +193,9 @@ def test_a_version_that_understates_the_change_is_refused_naming_it(
     configure(project, TABLE.replace('"1.0.0"', f'"{version}"'))
     asked: list[Release] = []
 
-    def policy_of(repo: Path, since: Release, schema_dir: Path, shown: str) -> tuple[str, ...]:
+    def policy_of(
+        repo: Path, since: Release, schema_dir: Path, shown: str, options: object = None
+    ) -> tuple[str, ...]:
         asked.append(since)
         return (*policy, ["schemas/tools/problem.json:1:1: a change (RULE)"])
 
