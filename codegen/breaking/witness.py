@@ -25,7 +25,7 @@ from typing import Any
 import pydantic
 
 from codegen.core.config import Config
-from codegen.core.ecma import file_registry, subschema_validator
+from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.errors import CodegenError
 from codegen.core.loader import SchemaFile, SchemaTree
 
@@ -56,8 +56,8 @@ class Judge:
         """Whether the ECMA oracle accepts ``document`` for ``schema`` of ``side``."""
         if side not in self._registries:
             tree = self._trees[side]
-            self._registries[side] = file_registry((f.path, f.data) for f in tree.files)
-        validator = subschema_validator(self._registries[side], schema.path, "")
+            self._registries[side] = tree_registry(tree)
+        validator = validator_at(self._registries[side], schema)
         return bool(validator.is_valid(document))
 
     def model_accepts(self, schema: SchemaFile, document: Any) -> bool:

@@ -12,6 +12,10 @@ Two places where python-jsonschema does not:
 The lint judges examples and defaults with these classes, the tests use them as their oracle
 and ``breaking`` judges its witnesses with them. ``unevaluatedProperties`` is replaced too:
 python-jsonschema finds the keys a ``patternProperties`` evaluated with ``re``.
+
+:func:`tree_registry` and :func:`validator_at` judge a document by a schema of a loaded tree as
+written, by its own draft: the files (and the documents reached through URL mappings) under their
+URIs, each ``$id`` and anchor as its draft reads them.
 """
 
 from __future__ import annotations
@@ -30,12 +34,17 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from codegen.core.loader import SchemaFile, SchemaTree
+
 __all__ = [
+    "ECMA_VALIDATORS",
     "EcmaDraft7Validator",
     "EcmaDraft202012Validator",
     "ecma_search",
     "file_registry",
     "subschema_validator",
+    "tree_registry",
+    "validator_at",
 ]
 
 
@@ -153,6 +162,41 @@ EcmaDraft202012Validator: Any = jsonschema.validators.extend(  # type: ignore[no
 EcmaDraft7Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft7Validator, validators=_ECMA
 )
+# Each draft's python-jsonschema class, with ECMA-262 patterns and exact multipleOf.
+ECMA_VALIDATORS: dict[str, Any] = {
+    "draft-04": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft4Validator, validators=_ECMA
+    ),
+    "draft-06": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft6Validator, validators=_ECMA
+    ),
+    "draft-07": EcmaDraft7Validator,
+    "2019-09": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft201909Validator,
+        validators={**_ECMA, "unevaluatedProperties": _unevaluated_properties},
+    ),
+    "2020-12": EcmaDraft202012Validator,
+}
+
+
+def tree_registry(tree: SchemaTree) -> Registry[Any]:
+    """Every document of ``tree`` as written (external ones too), under its URI, crawled."""
+    return (
+        Registry()
+        .with_resources(
+            (f.uri, f.draft.specification.create_resource(f.document))
+            for f in (*tree.files, *tree.external)
+        )
+        .crawl()
+    )
+
+
+def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "") -> Any:
+    """The ECMA validator of the subschema at internal ``pointer`` of ``schema``, by the file's
+    draft, reading the file as written."""
+    raw = schema.file_pointer(pointer)
+    ref = schema.uri + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
+    return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
 
 
 def file_registry(files: Iterable[tuple[Path, dict[str, Any]]]) -> Registry[Any]:

@@ -22,12 +22,10 @@ the dynamic anchors it declares.
 from __future__ import annotations
 
 import json
-import posixpath
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from referencing import Registry, Resource
 from referencing import exceptions as ref_errors
@@ -35,11 +33,18 @@ from referencing.jsonschema import DynamicAnchor
 
 from codegen.core.drafts import DEFAULT_DRAFT, Draft, Role, by_uri
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
-from codegen.core.translate import Internal, TranslationError, internal_pointer, positions
-from codegen.core.translate import translate as to_internal
-from codegen.core.walk import joined
+from codegen.core.rewrite import Problem, Resolved, Rewriter, Source
+from codegen.core.translate import positions
 
-__all__ = ["EXTERNAL", "LoadOptions", "Problem", "Resolved", "Source", "resolve_sources"]
+__all__ = [
+    "EXTERNAL",
+    "LoadOptions",
+    "Problem",
+    "Resolved",
+    "Source",
+    "draft_of",
+    "resolve_sources",
+]
 
 EXTERNAL = "~remote"
 RECURSIVE = "$recursiveAnchor"  # the dynamic anchor 2019-09's $recursiveAnchor: true declares
@@ -51,37 +56,6 @@ class LoadOptions:
 
     default_draft: Draft = DEFAULT_DRAFT
     refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
-
-
-class Problem(Exception):
-    """A file cannot be read: ``pointer`` of the source named ``rel``, a message and a rule."""
-
-    def __init__(self, rel: PurePosixPath, pointer: str, message: str, rule: str) -> None:
-        super().__init__(message)
-        self.rel, self.pointer, self.message, self.rule = rel, pointer, message, rule
-
-
-@dataclass(eq=False)
-class Source:
-    """One document of the tree as read from disk (or from a mapped folder)."""
-
-    rel: PurePosixPath
-    path: Path
-    uri: str
-    raw: Any
-    draft: Draft
-    external: bool = False
-    text: str | None = None  # external documents keep their text here for positions
-
-
-@dataclass(eq=False)
-class Resolved:
-    """What every job reads of one source (see the module's docstring)."""
-
-    source: Source
-    internal: Internal
-    dynamic: dict[str, str | None] = field(default_factory=dict)  # $dynamicRef -> anchor
-    resources: dict[str, dict[str, str]] = field(default_factory=dict)  # root -> anchor -> node
 
 
 class _Unmapped(Exception):
@@ -334,81 +308,11 @@ class _Reader:
         return Problem(source.rel, where, f"$ref {ref.value!r} names no document ({uri})",
                        "REF_RESOLVES")  # fmt: skip
 
-    # -- the internal form -----------------------------------------------------------------
-
-    def internal(self, source: Source) -> Resolved:
-        moved = self._moved(source)
-        resolved = Resolved(source, Internal(None))
-
-        def value(at: str, key: str, written: Any) -> Any:
-            found = self.targets.get((source.rel, at, key))
-            if found is None:  # ignored where it stands, and never targeted: never read
-                return written
-            target, pointer, name = found
-            inner = internal_pointer(target.raw, target.draft, pointer, self._moved(target))
-            assert inner is not None, (target.rel, pointer)
-            if key != "$ref":
-                here = internal_pointer(source.raw, source.draft, at, moved)
-                resolved.dynamic[here or at] = name
-            return self._written(source, written, target, inner)
-
-        try:
-            resolved.internal = to_internal(source.raw, source.draft, value, moved)
-        except TranslationError as exc:
-            raise Problem(source.rel, exc.pointer, exc.message, "JSON") from None
-        for root, anchors in self.resources[source.rel].items():
-            inner_root = internal_pointer(source.raw, source.draft, root, moved)
-            if inner_root is None:
-                continue
-            resolved.resources[inner_root] = {
-                name: internal_pointer(source.raw, source.draft, at, moved) or at
-                for name, at in anchors.items()
-            }
-        return resolved
-
-    def _moved(self, source: Source) -> frozenset[str]:
-        found = self.__dict__.setdefault("_moved_cache", {})
-        if source.rel not in found:
-            targets = {p for (t, p, _) in self.targets.values() if t is source}
-            found[source.rel] = frozenset(
-                p for p in targets if internal_pointer(source.raw, source.draft, p) is None
-            )
-        return found[source.rel]  # type: ignore[no-any-return]
-
-    def _written(self, source: Source, written: Any, target: Source, pointer: str) -> str:
-        """The reference from ``source`` to ``pointer`` of ``target``: ``written`` itself when
-        it reads so already (a relative path and a JSON pointer)."""
-        if isinstance(written, str) and not urlsplit(written).scheme:
-            path, _, fragment = written.partition("#")
-            folder = source.rel.parent.as_posix()
-            try:
-                names = joined("" if folder == "." else folder, path) if path else None
-            except ValueError:
-                names = None
-            same = (names is None and not path and target is source) or (
-                names == target.rel.as_posix()
-            )
-            if same and unquote(fragment) == pointer:
-                return written
-        anchor = "#" + quote(pointer, safe="/~!$&'()*+,;=:@") if pointer else ""
-        if target is source:
-            return anchor or "#"
-        start = source.rel.parent.as_posix()
-        return posixpath.relpath(target.rel.as_posix(), start) + anchor
-
 
 def resolve_sources(root: Path, sources: list[Source], options: LoadOptions) -> list[Resolved]:
     """Every source, and every external document their references reach, read as every job
     reads them (tree files first, in the order given). Raises :class:`Problem`."""
     reader = _Reader(root, options, sources)
     reader.resolve_all()
-    reader.__dict__.pop("_moved_cache", None)
-    return [reader.internal(s) for s in reader.sources.values()]
-
-
-def describe(options: LoadOptions) -> Mapping[str, str]:
-    """The options as the records digest them."""
-    return {
-        "default_draft": options.default_draft.name,
-        "refs": json.dumps([[p, str(f)] for p, f in options.refs]),
-    }
+    rewriter = Rewriter(reader.targets, reader.resources)
+    return [rewriter.internal(s) for s in reader.sources.values()]

@@ -13,7 +13,9 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
 * ``enum`` and ``const`` of strings, not beside ``null`` (the generator makes an ``Enum`` or a
   ``Literal``, which take no length; a class node keeps an ``enum``, or an ``anyOf`` of
   strings, only when nothing else is said there, since an ``Enum`` class takes no
-  validator); ``$ref``; ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose
+  validator); a ``$ref`` to a file of the schema folder or one of its ``$defs`` entries (a
+  reference elsewhere, to a document outside the folder, or in a tree with dynamic references,
+  is the predicates'); ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose
   branches are classes told apart by a string ``const`` (a discriminated union; any other
   ``oneOf`` is typed as a union and its matches counted by predicates); ``allOf`` entries
   that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties: false``
@@ -21,7 +23,8 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
   classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
   null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
-* annotations (``title``, ``description``, ``default``, ``examples``, ``deprecated``); the
+* annotations (``title`` on the nodes that are classes only, since the generator makes a class
+  of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); the
   generated model may validate the ``default`` of a field that is not plain (a scalar, or an
   array of them), so such a default that its own schema refuses is not applied (the field is
   ``MISSING`` when absent).
@@ -38,47 +41,29 @@ skips exactly the keywords recorded here as *kept* at each node.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
-from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.core.jsonpos import escape_pointer, pointer_tokens
+from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.rules import is_base
+from codegen.generate.skeleton_shapes import (
+    ANNOTATIONS,
+    BOUNDS,
+    LENGTHS,
+    Defaults,
+    Shapes,
+    Skeleton,
+    types,
+)
 
 if TYPE_CHECKING:
-    from referencing import Registry
+    pass
 
 __all__ = ["Skeleton", "build_skeleton"]
 
-_ANNOTATIONS = ("$schema", "$id", "title", "description", "default", "examples", "deprecated",
-                "$comment")  # fmt: skip
-_LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
-_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 # Pydantic compares a bound with a float value as floats: exact while both are below 2**52
 # (integer bounds of integers compare as integers, exactly, whatever their size).
 _EXACT_FLOAT = 2**52
-
-
-@dataclass
-class Skeleton:
-    """The stripped documents, and the keywords their types enforce at each node."""
-
-    documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
-    kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
-    classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> optional properties without a default whose type refuses null, or that
-    # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
-    missing: dict[tuple[str, str], dict[str, bool]] = field(default_factory=dict)
-    # Class node -> (path of property names down to an inline object, its optional properties
-    # without a default that refuse null): those fields of the generated nested class too.
-    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], dict[str, bool]]]] = field(
-        default_factory=dict
-    )
-    # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
-    tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
-
-    def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
-        return self.kept.get((rel, pointer), frozenset())
 
 
 def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) -> Skeleton:
@@ -89,7 +74,7 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     for schema in files:
         rel = schema.rel.as_posix()
         skeleton.classes.update((rel, pointer) for pointer in schema.classes)
-    defaults = _Defaults(tree)
+    defaults = Defaults(tree)
     for schema in files:
         rel = schema.rel.as_posix()
         stripper = _Stripper(tree, schema, skeleton, defaults)
@@ -98,50 +83,9 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     return skeleton
 
 
-def _types(node: Mapping[str, Any]) -> list[str] | None:
-    kinds = node.get("type")
-    if isinstance(kinds, str):
-        return [kinds]
-    if isinstance(kinds, list) and kinds and all(isinstance(k, str) for k in kinds):
-        return list(dict.fromkeys(kinds))
-    return None
-
-
-class _Defaults:
-    """Whether a property's default is valid by its own schema (an ECMA-262 validator over the
-    tree, built on first use: few defaults need it)."""
-
-    def __init__(self, tree: SchemaTree) -> None:
-        self.tree = tree
-        self._registry: Registry[Any] | None = None
-
-    def valid(self, schema: SchemaFile, pointer: str, default: Any) -> bool:
-        # The ECMA-262 validator (jsonschema, regress) is imported only when a default needs it.
-        from codegen.core.ecma import file_registry, subschema_validator  # noqa: PLC0415
-
-        if self._registry is None:
-            self._registry = file_registry((f.path, f.data) for f in self.tree.files)
-        return bool(subschema_validator(self._registry, schema.path, pointer).is_valid(default))
-
-
-_PLAIN_KEYS = frozenset({"type", "items", *_BOUNDS, *(k for ks in _LENGTHS.values() for k in ks)})
-_PLAIN_TYPES = frozenset({"string", "integer", "number", "boolean", "null", "array"})
-
-
-def _plain(stripped: Any) -> bool:
-    """Whether the generator types a stripped schema without a class of its own: scalars and
-    arrays of them (it validates the default of a field that holds a class)."""
-    if not isinstance(stripped, dict) or set(stripped) - {*_ANNOTATIONS, *_PLAIN_KEYS}:
-        return False
-    kinds = _types(stripped)
-    if not kinds or set(kinds) - _PLAIN_TYPES:
-        return False
-    return "items" not in stripped or _plain(stripped["items"])
-
-
-class _Stripper:
+class _Stripper(Shapes):
     def __init__(
-        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: _Defaults
+        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: Defaults
     ) -> None:
         self.tree = tree
         self.schema = schema
@@ -157,7 +101,7 @@ class _Stripper:
         cls = (self.rel, pointer) in self.skeleton.classes
         out = {
             k: node[k]
-            for k in _ANNOTATIONS
+            for k in ANNOTATIONS
             if k in node and (k != "$id" or not pointer) and (k != "title" or cls)
         }
         kept: set[str] = set()
@@ -170,7 +114,7 @@ class _Stripper:
         if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
             out["$ref"] = node["$ref"]
             kept.add("$ref")
-        elif _types(node) is not None:
+        elif types(node) is not None:
             self.typed(node, pointer, out, kept)
         elif isinstance(node.get("anyOf"), list) and not self.enum_class(node, pointer, "anyOf"):
             out["anyOf"] = [
@@ -225,7 +169,7 @@ class _Stripper:
         for predicates to check there."""
         if (self.rel, pointer) not in self.skeleton.classes:
             return True  # an inline enum: its other keywords are checked by the class's validator
-        return not set(node) - {*_ANNOTATIONS, "$defs", "type", "enum"}
+        return not set(node) - {*ANNOTATIONS, "$defs", "type", "enum"}
 
     def enum_class(self, node: Mapping[str, Any], pointer: str, key: str) -> bool:
         """Whether a class node's union of strings would become an ``Enum`` class (which the
@@ -240,15 +184,15 @@ class _Stripper:
         )
         if not strings:
             return False
-        alone = key == "anyOf" and not set(node) - {*_ANNOTATIONS, "$defs", key}
+        alone = key == "anyOf" and not set(node) - {*ANNOTATIONS, "$defs", key}
         return not (
-            alone and all(not set(b) - {*_ANNOTATIONS, "type", "const", "enum"} for b in branches)
+            alone and all(not set(b) - {*ANNOTATIONS, "type", "const", "enum"} for b in branches)
         )
 
     def typed(
         self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
     ) -> None:
-        kinds = _types(node) or []
+        kinds = types(node) or []
         out["type"] = kinds[0] if len(kinds) == 1 else kinds
         kept.add("type")
         concrete = [k for k in kinds if k != "null"]
@@ -262,11 +206,11 @@ class _Stripper:
         string = kind == "string" and "null" not in kinds
         enum = string and self.string_enum(node) and self.enum_alone(node, pointer)
         const = string and not enum and isinstance(node.get("const"), str)
-        for key in _LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
+        for key in LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
             if key in node:
                 out[key] = node[key]
                 kept.add(key)
-        for key in _BOUNDS if kind in ("integer", "number") else ():
+        for key in BOUNDS if kind in ("integer", "number") else ():
             bound = node.get(key)
             if isinstance(bound, bool) or not (
                 isinstance(bound, int) or (kind == "number" and isinstance(bound, float))
@@ -353,23 +297,6 @@ class _Stripper:
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
 
-    def default_applies(self, default: Any, stripped: Any, pointer: str, name: str) -> bool:
-        """Whether a property's ``default`` can be the generated field's default.
-
-        The generator validates the default of a field that holds a class (``validate_default``;
-        it also wraps some unions in classes of its own),
-        so a default that its own schema refuses would make the model refuse every document that
-        leaves the property out. Such a default is not applied (lint's ``DEFAULT_VALID`` reports
-        it), whatever the field's type; the defaults of plain fields (scalars, arrays of them),
-        which the generator never validates, are kept as they are, unchecked.
-        """
-        if _plain(stripped):
-            return True
-        if default is None and not self.refuses_null(stripped):
-            return True
-        here = f"{pointer}/properties/{escape_pointer(name)}"
-        return self.defaults.valid(self.schema, here, default)
-
     def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
         """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
         tokens = pointer_tokens(pointer)
@@ -393,162 +320,3 @@ class _Stripper:
                 names[name] = nullable
                 return
         entries.append((tuple(path), {name: nullable}))
-
-    @staticmethod
-    def untyped(stripped: Any) -> bool:
-        """Whether the skeleton leaves a schema without a type (its field is ``Any``): what it
-        accepts, null included, is the predicate's to decide, and an absent value must stay
-        absent (``MISSING``), never be written back as null."""
-        return isinstance(stripped, dict) and not set(stripped) - set(_ANNOTATIONS)
-
-    def exact_tuples(self, pointer: str, properties: dict[str, Any], required: list[str]) -> None:
-        """Required properties holding exactly ``len(prefixItems)`` items become ``tuple[...]``.
-
-        That is when ``items`` is false and ``minItems`` is the prefix's length, and each item
-        is a scalar type or a class of this file (whose name is its title).
-        """
-        for name, sub in properties.items():
-            if name not in required or not isinstance(sub, dict):
-                continue
-            prefix = sub.get("prefixItems")
-            if not (
-                sub.get("type") == "array"
-                and isinstance(prefix, list)
-                and prefix
-                and sub.get("items") is False
-                and sub.get("minItems") == len(prefix)
-            ):
-                continue
-            types = [self.item_type(item) for item in prefix]
-            if None in types:
-                continue
-            annotation = f"tuple[{', '.join(t for t in types if t)}]"
-            self.skeleton.tuples.setdefault((self.rel, pointer), {})[name] = annotation
-            here = f"{pointer}/properties/{escape_pointer(name)}"
-            self.skeleton.kept[(self.rel, here)] = frozenset(
-                {"type", "prefixItems", "items", "minItems", "maxItems"} & set(sub)
-            )
-
-    def item_type(self, item: Any) -> str | None:
-        """The Python type of a tuple's item, when one name says it exactly."""
-        if not isinstance(item, dict):
-            return None
-        scalars = {"string": "StrictStr", "integer": "JsonInt", "number": "JsonNumber",
-                   "boolean": "StrictBool", "null": "None"}  # fmt: skip
-        said = set(item) - set(_ANNOTATIONS)
-        if item.get("type") == "integer" and not self.schema.draft.float_integers:
-            return None  # draft-04's integer: a list, its items checked by the predicates
-        if said == {"type"} and item["type"] in scalars:
-            return scalars[item["type"]]
-        if said == {"$ref"} and isinstance(item["$ref"], str):
-            target, pointer = self.tree.resolve(self.schema, item["$ref"])
-            node = resolve_pointer(target.data, pointer)
-            if target is self.schema and (self.rel, pointer) in self.skeleton.classes:
-                return str(node.get("title"))
-        return None
-
-    def tag(self, branches: list[Any]) -> str | None:
-        """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
-
-        Each branch must be a ``$ref`` to a class (which validates itself) of an object type
-        that requires the property and gives it a ``const`` of its own, which the skeleton
-        keeps as a ``Literal``.
-        """
-        tags: list[dict[str, str]] = []
-        for branch in branches:
-            if not is_base(branch):
-                return None
-            target, pointer = self.tree.resolve(self.schema, branch["$ref"])
-            if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
-                return None
-            data = resolve_pointer(target.data, pointer)
-            if not isinstance(data, dict) or data.get("type") != "object":
-                return None
-            required = data.get("required") or []
-            consts = {
-                name: sub["const"]
-                for name, sub in (data.get("properties") or {}).items()
-                if isinstance(sub, dict) and _literal_const(sub) and name in required
-            }
-            tags.append(consts)
-        shared = set.intersection(*(set(t) for t in tags)) if tags else set()
-        for name in sorted(shared):
-            values = [t[name] for t in tags]
-            if len(set(values)) == len(values):
-                return name
-        return None
-
-    def refuses_null(self, stripped: Any) -> bool:
-        """Whether the skeleton's type for a stripped schema refuses null (and so must not
-        default to None)."""
-        if not isinstance(stripped, dict):
-            return False
-        kinds = _types(stripped)
-        if kinds is not None:
-            return "null" not in kinds
-        if "const" in stripped or "enum" in stripped:  # kept only for strings
-            return True
-        for key in ("anyOf", "oneOf"):
-            if key in stripped:  # a union refuses null when each of its members does
-                return all(self.refuses_null(branch) for branch in stripped[key])
-        if set(stripped) - {*_ANNOTATIONS, "$ref"} or "$ref" not in stripped:
-            return False
-        target, pointer = self.tree.resolve(self.schema, stripped["$ref"])
-        if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
-            return False
-        node = resolve_pointer(target.data, pointer)
-        kinds = _types(node) if isinstance(node, dict) else None
-        return kinds is not None and "null" not in kinds and "$ref" not in node
-
-    def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
-        """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
-
-        It is when every property evaluated in place is declared by the class or a base: each
-        base is a plain object contract, itself open, without bases of its own, and the rules
-        of the class and of its bases name declared properties only.
-        """
-        if {"additionalProperties", "patternProperties", "$ref", "anyOf", "oneOf", "not"} & set(
-            node
-        ):
-            return False
-        declared = set(node.get("properties") or {})
-        for entry in bases:
-            base, pointer = self.tree.resolve(self.schema, entry["$ref"])
-            data = base.data if not pointer else None
-            if not isinstance(data, dict) or data.get("type") != "object":
-                return False
-            if {"additionalProperties", "patternProperties", "unevaluatedProperties", "$ref",
-                "anyOf", "oneOf", "not"} & set(data):  # fmt: skip
-                return False
-            if any(is_base(e) for e in data.get("allOf") or []):
-                return False  # bases of bases: not needed by any contract yet
-            declared |= set(data.get("properties") or {})
-            if not _rules_name_declared(data, set(data.get("properties") or {})):
-                return False
-        return _rules_name_declared(node, declared)
-
-
-def _literal_const(node: dict[str, Any]) -> bool:
-    """Whether the skeleton keeps a node's string ``const`` as a ``Literal`` (a tag must be one:
-    else the generator names the branch's tag value after its ``$defs`` key)."""
-    if not isinstance(node.get("const"), str) or "enum" in node:
-        return False
-    if "type" in node:
-        return bool(node["type"] == "string")  # beside null, the predicates check the const
-    return not {"$ref", "anyOf", "oneOf"} & set(node)  # those come first in the skeleton
-
-
-def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
-    """Whether the rules of ``data`` evaluate only ``declared`` properties."""
-    rules = [data[k] for k in ("if", "then", "else") if k in data]
-    rules += [e for e in data.get("allOf") or [] if not is_base(e)]
-    rules += list((data.get("dependentSchemas") or {}).values())
-    for rule in rules:
-        for _, node in iter_subschemas(rule):
-            if {"$ref", "patternProperties", "additionalProperties", "unevaluatedProperties"} & set(
-                node
-            ):
-                return False
-            if not set(node.get("properties") or {}) <= declared:
-                return False
-    return True

@@ -1,0 +1,136 @@
+"""Each document of a tree in the internal form, every reference naming its target by path.
+
+:mod:`codegen.core.resolve` finds where each reference of the tree leads (a source and a JSON
+pointer of the document as written); this module writes each document in the internal form
+(:mod:`codegen.core.translate`), where each ``$ref`` becomes a relative path and a JSON pointer
+*of the internal form* (a reference already written so is left as it is, byte for byte), each
+``$dynamicRef`` (and 2019-09's ``$recursiveRef``) its static target the same way, with the
+dynamic anchor it looks for on the side, and lists each resource's dynamic anchors.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+from codegen.core.drafts import Draft
+from codegen.core.translate import Internal, TranslationError, internal_pointer, translate
+from codegen.core.walk import joined
+
+__all__ = ["Problem", "Resolved", "Rewriter", "Source", "Target"]
+
+
+class Problem(Exception):
+    """A file cannot be read: ``pointer`` of the source named ``rel``, a message and a rule."""
+
+    def __init__(self, rel: PurePosixPath, pointer: str, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rel, self.pointer, self.message, self.rule = rel, pointer, message, rule
+
+
+@dataclass(eq=False)
+class Source:
+    """One document of the tree as read from disk (or from a mapped folder)."""
+
+    rel: PurePosixPath
+    path: Path
+    uri: str
+    raw: Any
+    draft: Draft
+    external: bool = False
+    text: str | None = None  # external documents keep their text here for positions
+
+
+@dataclass(eq=False)
+class Resolved:
+    """What every job reads of one source (see the module's docstring)."""
+
+    source: Source
+    internal: Internal
+    dynamic: dict[str, str | None] = field(default_factory=dict)  # $dynamicRef -> anchor
+    resources: dict[str, dict[str, str]] = field(default_factory=dict)  # root -> anchor -> node
+
+
+Target = tuple[Source, str, str | None]
+"""Where a reference leads: a source, a pointer of it as written, the dynamic anchor sought."""
+
+
+class Rewriter:
+    """The internal form of each source, given where every reference leads.
+
+    ``targets``: (source name, pointer of the schema holding the reference, keyword) -> target;
+    ``resources``: source name -> each resource's pointer -> its dynamic anchors' pointers.
+    """
+
+    def __init__(
+        self,
+        targets: Mapping[tuple[PurePosixPath, str, str], Target],
+        resources: Mapping[PurePosixPath, Mapping[str, Mapping[str, str]]],
+    ) -> None:
+        self.targets = targets
+        self.resources = resources
+        self._moved: dict[PurePosixPath, frozenset[str]] = {}
+
+    def internal(self, source: Source) -> Resolved:
+        moved = self.moved(source)
+        resolved = Resolved(source, Internal(None))
+
+        def value(at: str, key: str, written: Any) -> Any:
+            found = self.targets.get((source.rel, at, key))
+            if found is None:  # ignored where it stands, and never targeted: never read
+                return written
+            target, pointer, name = found
+            inner = internal_pointer(target.raw, target.draft, pointer, self.moved(target))
+            assert inner is not None, (target.rel, pointer)
+            if key != "$ref":
+                here = internal_pointer(source.raw, source.draft, at, moved)
+                resolved.dynamic[here or at] = name
+            return _written(source, written, target, inner)
+
+        try:
+            resolved.internal = translate(source.raw, source.draft, value, moved)
+        except TranslationError as exc:
+            raise Problem(source.rel, exc.pointer, exc.message, "JSON") from None
+        for root, anchors in self.resources[source.rel].items():
+            inner_root = internal_pointer(source.raw, source.draft, root, moved)
+            if inner_root is None:
+                continue
+            resolved.resources[inner_root] = {
+                name: internal_pointer(source.raw, source.draft, at, moved) or at
+                for name, at in anchors.items()
+            }
+        return resolved
+
+    def moved(self, source: Source) -> frozenset[str]:
+        """The pointers of ``source`` that references target where its draft reads no schema:
+        the internal form moves them under the root's ``$defs``."""
+        if source.rel not in self._moved:
+            targets = {p for (t, p, _) in self.targets.values() if t is source}
+            self._moved[source.rel] = frozenset(
+                p for p in targets if internal_pointer(source.raw, source.draft, p) is None
+            )
+        return self._moved[source.rel]
+
+
+def _written(source: Source, written: Any, target: Source, pointer: str) -> str:
+    """The reference from ``source`` to ``pointer`` of ``target``: ``written`` itself when it
+    reads so already (a relative path and a JSON pointer)."""
+    if isinstance(written, str) and not urlsplit(written).scheme:
+        path, _, fragment = written.partition("#")
+        folder = source.rel.parent.as_posix()
+        try:
+            names = joined("" if folder == "." else folder, path) if path else None
+        except ValueError:
+            names = None
+        same = (names is None and not path and target is source) or (names == target.rel.as_posix())
+        if same and unquote(fragment) == pointer:
+            return written
+    anchor = "#" + quote(pointer, safe="/~!$&'()*+,;=:@") if pointer else ""
+    if target is source:
+        return anchor or "#"
+    start = source.rel.parent.as_posix()
+    return posixpath.relpath(target.rel.as_posix(), start) + anchor
