@@ -206,7 +206,8 @@ def load_texts(
         sources.append(Source(rel, root / rel, (base / rel).as_uri(), data, draft))
     _check_unique_ids(root, sources, parsed)
     try:
-        resolved = resolve_sources(root, sources, options)
+        scanned = reuse.scans if reuse is not None and reuse.root == root else {}
+        resolved, scans = resolve_sources(root, sources, options, scanned)
     except Problem as problem:
         raise _located(problem, parsed, root) from None
     names = derive(
@@ -219,7 +220,7 @@ def load_texts(
     for result in resolved:
         schema = _schema_file(result, parsed, earlier, names.get(result.source.rel))
         (external if schema.external else files).append(schema)
-    return SchemaTree(root, tuple(files), tuple(external))
+    return SchemaTree(root, tuple(files), tuple(external), scans)
 
 
 def _check_unique_ids(

@@ -147,6 +147,9 @@ class SchemaTree:
     # The documents reached outside the schema folder (URL mappings, metaschemas), by
     # ``~remote/<host>/<path>``: read and checked, never generated.
     external: tuple[SchemaFile, ...] = ()
+    # How each file was read (codegen.core.resolve.Scan): a later load of the folder reads
+    # again only the files that changed.
+    scans: Mapping[Any, Any] = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:

@@ -264,7 +264,7 @@ def test_every_schema_position_maps_to_its_internal_pointer(draft: Any) -> None:
         "properties": {"y": {"anyOf": [{"type": "string"}]}},
     }
     internal = translate(document, draft, lambda at, key, value: value).data
-    for pointer, node, kept, _ in positions(document, draft):
+    for pointer, node, kept in positions(document, draft):
         inner = internal_pointer(document, draft, pointer)
         if not kept:
             assert inner is None, pointer
