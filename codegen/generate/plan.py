@@ -32,6 +32,7 @@ from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm
 from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
+from codegen.generate.drift import made_from
 from codegen.generate.export import check_ids_mirror_files, render_export
 from codegen.generate.fmt import format_python, ruff_binary
 from codegen.generate.modules import Modules, closure_of
@@ -275,7 +276,8 @@ def build_plan(
             code.texts.update(own_formatted.result())
     content = {"$comment": f"{GENERATED_MARK} from {config.display(config.schema_dir)}/. "
                "DO NOT EDIT. Every file of this folder that is generated is listed in files, "
-               "with its record."}  # fmt: skip
+               "with its record; made_from says what the generation read.",
+               "made_from": made_from(config, raw)}  # fmt: skip
     files = code.with_manifest(PurePosixPath(PACKAGE_INDEX), content, tree_digest)
     regenerated = tuple(c.name for c in todo)
     all_inputs = {**inputs, "": tree_digest}
