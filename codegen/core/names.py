@@ -12,8 +12,10 @@ are derived by these rules, the same on every run and every machine (README, "Na
   capital), else its words in PascalCase, each word's first letter raised and the rest kept
   (``GitHub Workflow`` -> ``GitHubWorkflow``, ``openHAB 5.1`` -> ``OpenHAB51``); without a
   title, the file name's words (``compose-spec.json`` -> ``ComposeSpec``). A class name that
-  would start with a digit is prefixed ``Schema``. A ``$defs`` entry is a class of its own when
-  its title is a class name (that name).
+  would start with a digit is prefixed ``Schema``. A ``$defs`` entry (``definitions`` in the
+  older drafts) is a class of its own when it has a title or is an object schema (``type``
+  ``object``): named from its title the same way, else from its key (``order-line`` ->
+  ``OrderLine``).
 * **Collisions**: the files (and folders) of one folder whose module names are the same, or
   the same as a subfolder's, are numbered in the order of their file names (``foo_bar``,
   ``foo_bar_2``...); so are two classes of the tree with one name, in the order of their files
@@ -85,10 +87,10 @@ def _numbered(name: str, taken: set[str], separator: str) -> str:
 
 
 def derive(
-    files: Iterable[tuple[PurePosixPath, object, Mapping[str, object]]],
+    files: Iterable[tuple[PurePosixPath, object, Mapping[str, tuple[object, str, bool]]]],
 ) -> dict[PurePosixPath, Names]:
-    """The names of every file of a folder: ``(path, title, {pointer: title of each $defs
-    entry})``, in any order (the result does not depend on it)."""
+    """The names of every file of a folder: ``(path, title, {pointer: (title, key, object
+    schema) of each $defs entry})``, in any order (the result does not depend on it)."""
     entries = sorted(files, key=lambda f: f[0].parts)
     modules: dict[PurePosixPath, tuple[str, ...]] = {}
     folders: dict[tuple[str, ...], tuple[str, ...]] = {(): ()}
@@ -110,8 +112,9 @@ def derive(
     for rel, title, defs in entries:
         stem = rel.name[: -len(".json")] if rel.name.endswith(".json") else rel.name
         found = {"": _numbered(class_name(title, stem), classes, "")}
-        for pointer, entry_title in defs.items():  # in the document's order
-            if is_class_name(entry_title):
-                found[pointer] = _numbered(str(entry_title), classes, "")
+        for pointer, (entry_title, key, is_object) in defs.items():  # the document's order
+            titled = isinstance(entry_title, str) and bool(_WORDS.search(entry_title))
+            if titled or is_object:
+                found[pointer] = _numbered(class_name(entry_title, key), classes, "")
         names[rel] = Names(modules[rel], found)
     return names

@@ -217,10 +217,16 @@ class SchemaTree:
         return list(found)
 
 
-def defs_titles(data: Any) -> dict[str, object]:
-    """The title of each ``$defs`` entry of a document, by pointer (in the document's order)."""
+def defs_titles(data: Any) -> dict[str, tuple[object, str, bool]]:
+    """Each ``$defs`` entry of a document by pointer (in the document's order): its title, its
+    key, and whether it is an object schema."""
     defs = data.get("$defs") if isinstance(data, dict) else None
-    return {
-        f"/$defs/{escape_pointer(name)}": entry.get("title") if isinstance(entry, dict) else None
-        for name, entry in (defs if isinstance(defs, dict) else {}).items()
-    }
+    found: dict[str, tuple[object, str, bool]] = {}
+    for name, entry in (defs if isinstance(defs, dict) else {}).items():
+        if isinstance(entry, dict):
+            found[f"/$defs/{escape_pointer(name)}"] = (
+                entry.get("title"),
+                name,
+                entry.get("type") == "object",
+            )
+    return found

@@ -167,10 +167,16 @@ def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | N
     return result
 
 
+@functools.lru_cache(maxsize=4)
+def _classes(code: str) -> dict[str, ast.ClassDef]:
+    """The classes of a module by name (one parse per module, however many fields ask)."""
+    return {n.name: n for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
+
+
 def nested_classes(code: str, owner: str, path: tuple[str, ...]) -> str | None:
     """The generated class of the inline object reached from class ``owner`` through the
     properties of ``path`` (a field's annotation names it), or None when it is not one class."""
-    classes = {n.name: n for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
+    classes = _classes(code)
     current = owner
     for name in path:
         node = classes.get(current)

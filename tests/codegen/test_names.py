@@ -46,12 +46,26 @@ def test_collisions_are_numbered_in_the_order_of_the_files() -> None:
     names = derive(
         [
             (PurePosixPath("b/foo_bar.json"), "Config", {}),
-            (PurePosixPath("b/foo-bar.json"), "Config", {"/$defs/x": "Config"}),
+            (PurePosixPath("b/foo-bar.json"), "Config", {"/$defs/x": ("Config", "x", False)}),
             (PurePosixPath("b.json"), None, {}),  # a module named as the folder b/
-            (PurePosixPath("a.json"), "A", {"/$defs/y": "A", "/$defs/z": "not a class"}),
+            (
+                PurePosixPath("a.json"),
+                "A",
+                {
+                    "/$defs/y": ("A", "y", False),
+                    "/$defs/z": ("a z", "z", False),  # titled: a class named from the title
+                    "/$defs/line-item": (None, "line-item", True),  # an object: from its key
+                    "/$defs/code": (None, "code", False),  # neither: no class of its own
+                },
+            ),
         ]
     )
-    assert names[PurePosixPath("a.json")].classes == {"": "A", "/$defs/y": "A2"}
+    assert names[PurePosixPath("a.json")].classes == {
+        "": "A",
+        "/$defs/y": "A2",
+        "/$defs/z": "AZ",
+        "/$defs/line-item": "LineItem",
+    }
     assert names[PurePosixPath("b.json")].module_parts == ("b_2",)
     assert names[PurePosixPath("b/foo-bar.json")].module_parts == ("b", "foo_bar")
     assert names[PurePosixPath("b/foo_bar.json")].module_parts == ("b", "foo_bar_2")
