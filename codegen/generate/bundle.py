@@ -87,10 +87,19 @@ def _names(tree: SchemaTree, contract: SchemaFile) -> dict[tuple[str, str], str]
     names: dict[tuple[str, str], str] = {}
     owners: dict[str, str] = {}
     for schema in tree.closure(contract):
-        targets = [("", schema.title)] if schema is not contract else []
+        for pointer in schema.dynamic:
+            raise SchemaError(
+                "a dynamic reference cannot be written in the self-contained form, which has "
+                "one $defs and no resources; the export's documents have it as $ref per scope",
+                schema.loc(pointer),
+                "OUTPUT_FORMAT",
+            )
+        own = schema.classes.get("") or schema.title or schema.rel.with_suffix("").as_posix()
+        targets = [("", own)] if schema is not contract else []
         for key, entry in (schema.data.get("$defs") or {}).items():
+            pointer = f"/$defs/{escape_pointer(key)}"
             title = entry.get("title") if isinstance(entry, dict) else None
-            targets.append((f"/$defs/{escape_pointer(key)}", title or key))
+            targets.append((pointer, schema.classes.get(pointer) or title or key))
         for pointer, name in targets:
             where = f"{schema.rel}#{pointer}"
             if name in owners:

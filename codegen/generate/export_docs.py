@@ -20,7 +20,12 @@ in, as the generated models do:
   within one document and binds an anchor when it evaluates the node declaring it, not when it
   enters its resource, so it would decide some documents otherwise than the models;
 * a ``$dynamicRef`` beside a ``$ref`` becomes an ``allOf`` entry (an in-place applicator
-  either way: ``unevaluated*`` see the same annotations).
+  either way: ``unevaluated*`` see the same annotations); so does a document's root ``$ref``
+  to its own document when no other keyword beside it validates (Ajv recurses without end on
+  such a root embedded in a compound document); ``enum: []`` is ``not: {}`` (Ajv refuses an
+  empty ``enum``; both accept nothing), and a property named ``__proto__`` is the
+  ``patternProperties`` entry ``^__proto__$`` (Ajv reads ``data.__proto__``, the prototype,
+  where the document has no such key; both apply the schema to the key alone).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
+from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, Role
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import DRAFT_2020_12, SchemaFile, SchemaTree
 from codegen.core.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
@@ -37,6 +43,12 @@ from codegen.generate.export_ids import ExportIds, fragment
 __all__ = ["ExportDocuments"]
 
 _ONE = (*SCHEMA_ONE, "contentSchema")
+# The keywords that validate (a document's root holding none but $ref is wrapped in allOf).
+_VALIDATING = frozenset(
+    k
+    for k, role in DEFAULT_DRAFT.keywords.items()
+    if k not in ANNOTATIONS and role not in (Role.DEFS, Role.ID, Role.CORE, Role.REF)
+)
 _COPY = "dynamic-scope-"
 Scope = tuple[tuple[str, str, str], ...]  # (dynamic anchor, file, pointer), by anchor
 
@@ -138,13 +150,31 @@ class _Writer:
                 out[key] = self.place(target, at, self.enter(scope, target, at), value)
             elif key != "$dynamicRef":
                 out[key] = value
+        extra: list[Any] = []
         dynamic = node.get("$dynamicRef")
         if isinstance(dynamic, str):
             ref = self.dynamic_ref(schema, pointer, dynamic, scope)
             if "$ref" in out:
-                out["allOf"] = [*out.get("allOf", []), {"$ref": ref}]
+                extra.append({"$ref": ref})
             else:
                 out["$ref"] = ref
+        properties = out.get("properties")
+        if isinstance(properties, dict) and "__proto__" in properties:
+            properties = out["properties"] = dict(properties)
+            patterns = out["patternProperties"] = dict(out.get("patternProperties") or {})
+            moved = properties.pop("__proto__")
+            known = patterns.get("^__proto__$")
+            patterns["^__proto__$"] = moved if known is None else {"allOf": [known, moved]}
+            if not properties:
+                del out["properties"]
+        if out.get("enum") == []:
+            del out["enum"]
+            extra.append({"not": {}})
+        own_root = not pointer and not copy and str(out.get("$ref")).startswith("#")
+        if own_root and not _VALIDATING & set(out):
+            extra.insert(0, {"$ref": out.pop("$ref")})
+        if extra:
+            out["allOf"] = [*out.get("allOf", []), *extra]
         return out
 
     def child(self, schema: SchemaFile, pointer: str, node: Any, scope: Scope, copy: bool) -> Any:

@@ -111,7 +111,12 @@ class Plan:
             return Output(target, {})
         source = f"{self.config.display(self.config.schema_dir)}/"
         package, content = render_npm(
-            self.config.npm, self.tree, self.contracts, self.export_files, source
+            self.config.npm,
+            self.tree,
+            self.contracts,
+            self.export_files,
+            source,
+            ids=self.output_schemas.ids,
         )
         files = FileSet(self._previous(target, configured=configured))
         for rel, text in package.items():
