@@ -26,6 +26,7 @@ from typing import Any
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.generate.export_ids import fragment
 
 __all__ = ["LEFT_OUT", "MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
 
@@ -129,15 +130,15 @@ def _rewrite(
         ref = sub.get("$ref")
         if not isinstance(ref, str):
             continue
-        target, fragment = tree.resolve(schema, ref)
-        if (target.rel.as_posix(), fragment) not in names and fragment:
+        target, at = tree.resolve(schema, ref)
+        if (target.rel.as_posix(), at) not in names and at:
             raise SchemaError(
                 f"$ref {ref!r}: only whole files and $defs entries can be referenced",
                 schema.loc(pointer),
                 "OUTPUT_FORMAT",
             )
-        name = names.get((target.rel.as_posix(), fragment))
-        sub["$ref"] = "#" if name is None else f"#/$defs/{name}"
+        name = names.get((target.rel.as_posix(), at))
+        sub["$ref"] = "#" if name is None else fragment(f"/$defs/{escape_pointer(name)}")
     if for_cli:
         for _, sub in list(iter_subschemas(document)):
             _to_draft_7(sub)
