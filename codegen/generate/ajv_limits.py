@@ -100,7 +100,7 @@ def _in_place(tree: SchemaTree, schema: SchemaFile, pointer: str) -> Iterator[_P
             name = current.dynamic.get(at)
             for other in (*tree.files, *tree.external):
                 for anchors in other.resources.values():
-                    if name in anchors:
+                    if name is not None and name in anchors:
                         pending.append((other, anchors[name], True))
 
 

@@ -91,8 +91,8 @@ def render_npm(
     bundle = export_files[PurePosixPath(BUNDLE)]
     parsed = f"export default JSON.parse({js_string(bundle)});"  # no literal: __proto__ is data
     files[PurePosixPath("bundle.js")] = f"{header}\n{parsed}\n"
-    own = own_properties(tree)
-    files.update(_api(ordered, header, exported, ids, strict=settings.ajv_strict, own=own))
+    inherited = own_properties(tree)
+    files.update(_api(ordered, header, exported, ids, strict=settings.ajv_strict, own=inherited))
     files[PurePosixPath("README.md")] = _readme(settings, tree, ordered, source)
     files[PurePosixPath("package.json")] = _dump(_package_json(settings, source, files))
     manifest = {

@@ -116,7 +116,10 @@ def test_every_document_is_exported_in_draft_2020_12(projects: dict[str, Project
             p.relative_to(export / "schemas") for p in (export / "schemas").rglob("*.json")
         )
     external = _index(projects["draft2020"])["external"]
-    assert sorted(external) == ["http://localhost:1234/geo.json", "http://localhost:1234/money.json"]
+    assert sorted(external) == [
+        "http://localhost:1234/geo.json",
+        "http://localhost:1234/money.json",
+    ]
     for entry in external.values():
         assert entry["$id"].startswith("https://maverick-codegen.invalid/draft2020_contracts/")
         assert (projects["draft2020"].root / "export" / entry["file"]).is_file()
@@ -128,9 +131,9 @@ def test_python_jsonschema_judges_the_export_as_the_models_do(
     validators = {}
     for project in projects.values():
         bundle = json.loads((project.root / "export" / "bundle.json").read_text())
-        registry: Registry[Any] = Registry().with_resource(
-            "urn:bundle", Resource.from_contents(bundle)
-        ).crawl()
+        registry: Registry[Any] = (
+            Registry().with_resource("urn:bundle", Resource.from_contents(bundle)).crawl()
+        )
         for name, entry in _index(project)["contracts"].items():
             validators[project.name, name] = Draft202012Validator(
                 {"$ref": entry["$id"]}, registry=registry

@@ -44,9 +44,7 @@ def _group(group: _suite.Group, root: Path) -> dict[str, Any] | None:
         assert group.keyword in REFUSABLE, group.rel
         return None
     exported = ExportDocuments(tree, "suite")
-    texts = {
-        exported.ids[s.rel]: dump(exported.document(s)) for s in (*tree.files, *tree.external)
-    }
+    texts = {exported.ids[s.rel]: dump(exported.document(s)) for s in (*tree.files, *tree.external)}
     try:
         check_ajv_decides(tree)
         refused = ""
