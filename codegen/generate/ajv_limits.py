@@ -7,13 +7,14 @@ exact rewrite exists). What is left:
 * a property name that every JavaScript object inherits (``toString``, ``constructor``...):
   Ajv reads inherited properties unless ``ownProperties`` is on (:func:`own_properties`);
 * ``unevaluatedProperties`` and ``unevaluatedItems`` seeing ``if``, ``contains`` or a
-  conditional ``items``: Ajv counts what ``if`` evaluates even when ``if`` fails, and nothing
-  of an ``if`` without ``then``; it never counts the items ``contains`` matches; and it loses
-  the items an ``items`` evaluates inside ``anyOf``. :func:`check_ajv_decides` refuses such a
-  contract for the package, naming the keyword (rule ``AJV_UNEVALUATED``), unless what those
-  keywords may evaluate is evaluated anyway (the properties declared beside the
-  ``unevaluatedProperties`` or in its ``allOf`` bases; an ``items`` beside the
-  ``unevaluatedItems``), so that Ajv's reading cannot change the verdict.
+  conditional ``items``: Ajv counts what an ``if`` evaluates even when the ``if`` fails, and
+  nothing of an ``if`` without ``then`` (``then`` and ``else`` it reads right); it never counts
+  the items ``contains`` matches; and it loses the items an ``items`` evaluates inside
+  ``anyOf``. :func:`check_ajv_decides` refuses such a contract for the package, naming the
+  keyword (rule ``AJV_UNEVALUATED``), unless what those keywords may evaluate is evaluated
+  anyway (the properties declared beside the ``unevaluatedProperties`` or in its ``allOf``
+  bases; an ``items`` beside the ``unevaluatedItems``), so that Ajv's reading cannot change
+  the verdict.
 """
 
 from __future__ import annotations
@@ -114,14 +115,10 @@ def _refuse(place: _Place, keyword: str, what: str) -> SchemaError:
     )
 
 
-def _branches(tree: SchemaTree, place: _Place) -> list[_Place]:
-    """Every schema evaluated in place of the ``if``, ``then`` and ``else`` of ``place``."""
-    return [
-        found
-        for keyword in ("if", "then", "else")
-        if keyword in place.node
-        for found in _in_place(tree, place.schema, f"{place.pointer}/{keyword}")
-    ]
+def _condition(tree: SchemaTree, place: _Place) -> list[_Place]:
+    """Every schema evaluated in place of the ``if`` of ``place`` (Ajv reads the annotations
+    of ``then`` and ``else`` right: only when they hold)."""
+    return list(_in_place(tree, place.schema, f"{place.pointer}/if"))
 
 
 def check_ajv_decides(tree: SchemaTree) -> None:
@@ -143,9 +140,9 @@ def _check_properties(tree: SchemaTree, context: list[_Place]) -> None:
     for place in context:
         if "if" not in place.node:
             continue
-        branches = _branches(tree, place)
-        named = {n for p in branches for n in p.node.get("properties") or {}}
-        if any(k in p.node for p in branches for k in _OPEN) or not named <= declared:
+        condition = _condition(tree, place)
+        named = {n for p in condition for n in p.node.get("properties") or {}}
+        if any(k in p.node for p in condition for k in _OPEN) or not named <= declared:
             raise _refuse(place, "if", "unevaluatedProperties sees what this if evaluates")
 
 
@@ -157,5 +154,5 @@ def _check_items(tree: SchemaTree, context: list[_Place]) -> None:
             raise _refuse(place, "contains", "unevaluatedItems sees the items contains matches")
         if place.conditional and "items" in place.node:
             raise _refuse(place, "items", "unevaluatedItems sees the items a branch evaluates")
-        if "if" in place.node and any(k in p.node for p in _branches(tree, place) for k in _ITEMS):
+        if "if" in place.node and any(k in p.node for p in _condition(tree, place) for k in _ITEMS):
             raise _refuse(place, "if", "unevaluatedItems sees what this if evaluates")
