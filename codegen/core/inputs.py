@@ -138,6 +138,7 @@ def config_view(config: Config) -> dict[str, Any]:
             "npm_dir": shown(config.npm.npm_dir),
             "description": config.npm.description,
             "license": config.npm.license,
+            "ajv_strict": config.npm.ajv_strict,
         },
     }
 

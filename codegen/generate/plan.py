@@ -33,7 +33,7 @@ from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
 from codegen.generate.drift import made_from
-from codegen.generate.export import check_ids_mirror_files, render_export
+from codegen.generate.export import render_export
 from codegen.generate.fmt import format_python, ruff_binary
 from codegen.generate.modules import Modules, closure_of
 from codegen.generate.npm import render_npm
@@ -94,9 +94,7 @@ class Plan:
         files = FileSet(self._previous(target, configured=configured))
         source = f"{self.config.display(self.config.schema_dir)}/"
         documents = self.output_schemas
-        content = render_export(
-            files, self.contracts, documents, self.inputs, source, text=documents.text
-        )
+        content = render_export(files, self.contracts, documents, self.inputs, source)
         manifest = files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
         return Output(target, manifest)
 
@@ -114,7 +112,12 @@ class Plan:
             return Output(target, {})
         source = f"{self.config.display(self.config.schema_dir)}/"
         package, content = render_npm(
-            self.config.npm, self.tree, self.contracts, self.export_files, source
+            self.config.npm,
+            self.tree,
+            self.contracts,
+            self.export_files,
+            source,
+            ids=self.output_schemas.ids,
         )
         files = FileSet(self._previous(target, configured=configured))
         for rel, text in package.items():
@@ -254,8 +257,7 @@ def build_plan(
             scratch=Path(scratch),
             shown=config.schema_dir,
         )
-        check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
-        forms = Documents(tree, contracts)
+        forms = Documents(tree, contracts, config.package)
         for own in own_files(config, contracts):
             code.add(own.rel, own.inputs, own.render)
         own_fresh = code.fresh(".py")
