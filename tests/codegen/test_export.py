@@ -85,19 +85,6 @@ def test_ids_must_mirror_file_paths(
     assert "/properties/problems/items/$ref" in err
 
 
-@pytest.mark.parametrize(
-    ("lines", "message"),
-    [
-        ('export_dir = "schemas/out"', "export_dir and schema_dir must not be inside"),
-        ('export_dir = "expected"', "export_dir and output_dir must not be inside"),
-        ('export_dir = "."', "export_dir must be a folder below the project"),
-        ('export_dir = "../elsewhere"', "outside the project"),
-        ('docs_file = "docs/contracts.txt"', "docs_file must name a Markdown (.md) file"),
-        ('docs_file = "schemas/contracts.md"', "docs_file must not be inside schema_dir"),
-        ('docs_file = "out/c.md"\nexport_dir = "out"', "docs_file must not be inside export_dir"),
-        ("docs_file = 3", "docs_file must be a path"),
-    ],
-)
 def _without_ids(monkeypatch: pytest.MonkeyPatch, root: Path, files: dict[str, Any]) -> Path:
     """A project of ``files`` whose loader accepts files without ``$id`` (issue 24: a file is
     identified by its path; until the loader does, its identity check is turned off here)."""
@@ -168,6 +155,19 @@ def test_two_files_the_export_would_identify_alike_are_refused(
     assert f"the export would identify b.json and a.json both as {taken}" in err
 
 
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ('export_dir = "schemas/out"', "export_dir and schema_dir must not be inside"),
+        ('export_dir = "expected"', "export_dir and output_dir must not be inside"),
+        ('export_dir = "."', "export_dir must be a folder below the project"),
+        ('export_dir = "../elsewhere"', "outside the project"),
+        ('docs_file = "docs/contracts.txt"', "docs_file must name a Markdown (.md) file"),
+        ('docs_file = "schemas/contracts.md"', "docs_file must not be inside schema_dir"),
+        ('docs_file = "out/c.md"\nexport_dir = "out"', "docs_file must not be inside export_dir"),
+        ("docs_file = 3", "docs_file must be a path"),
+    ],
+)
 def test_optional_paths_are_validated(
     make_project: Callable[[str], Path],
     capsys: pytest.CaptureFixture[str],
