@@ -21,8 +21,10 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties: false``
   beside them, which closes the subclass;
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
-  classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
-  null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
+  classes, as a ``tuple`` (:mod:`codegen.generate.fields`); an optional property without a
+  default, as a field that defaults to ``pydantic.MISSING``: it carries a mark among its
+  ``examples``, by which :mod:`codegen.generate.fields` finds its field in whatever class
+  the generator makes;
 * annotations (``title`` on the nodes that are classes only, since the generator makes a class
   of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); the
   generated model may validate the ``default`` of a field that is not plain (a scalar, or an
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.rules import is_base
 from codegen.generate.skeleton_shapes import (
     ANNOTATIONS,
@@ -258,18 +261,12 @@ class _Stripper(Shapes):
                     if self.default_applies(sub["default"], stripped, pointer, name):
                         continue
                     del stripped["default"]  # never applied: absent stays absent, as below
-                # Absent stays absent (pydantic.MISSING, postprocess), whether null is refused
-                # or allowed (then the field keeps None among its values).
-                nullable = not (self.refuses_null(stripped) or self.untyped(stripped))
-                if (self.rel, pointer) in self.skeleton.classes:
-                    self.skeleton.missing.setdefault((self.rel, pointer), {})[name] = nullable
-                    continue
-                if not nullable:
-                    # The predicate checks it in full (its field may default to None).
-                    here = f"{pointer}/properties/{escape_pointer(name)}"
-                    self.skeleton.kept[(self.rel, here)] = frozenset()
-                # MISSING too when the path from a class down to this object can be followed.
-                self.nested_missing(pointer, name, nullable)
+                # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
+                # refused or allowed (then the field keeps None among its values).
+                keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
+                examples = stripped.get("examples")
+                mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
+                stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
@@ -296,27 +293,3 @@ class _Stripper(Shapes):
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
-
-    def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
-        """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
-        tokens = pointer_tokens(pointer)
-        start = 2 if tokens[:1] == ["$defs"] and len(tokens) >= 2 else 0
-        owner = "" if start == 0 else f"/$defs/{escape_pointer(tokens[1])}"
-        if (self.rel, owner) not in self.skeleton.classes:
-            return
-        path: list[str] = []
-        rest = tokens[start:]
-        while rest:
-            if rest[0] == "properties" and len(rest) >= 2:
-                path.append(rest[1])
-                rest = rest[2:]
-            elif rest[0] == "items":
-                rest = rest[1:]
-            else:
-                return  # through anyOf, allOf...: the generated class is not found by path
-        entries = self.skeleton.nested_missing.setdefault((self.rel, owner), [])
-        for entry_path, names in entries:
-            if entry_path == tuple(path):
-                names[name] = nullable
-                return
-        entries.append((tuple(path), {name: nullable}))

@@ -43,14 +43,6 @@ class Skeleton:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
     kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> optional properties without a default whose type refuses null, or that
-    # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
-    missing: dict[tuple[str, str], dict[str, bool]] = field(default_factory=dict)
-    # Class node -> (path of property names down to an inline object, its optional properties
-    # without a default that refuse null): those fields of the generated nested class too.
-    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], dict[str, bool]]]] = field(
-        default_factory=dict
-    )
     # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
     tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
