@@ -227,26 +227,28 @@ def json_values(count: int = 12) -> tuple[Any, ...]:
     return tuple(drawn)
 
 
-def _draw(strategy: st.SearchStrategy[Any], examples: int) -> list[Any]:
+def draw(strategy: st.SearchStrategy[Any], examples: int) -> list[Any]:
+    """Documents drawn from ``strategy`` (hypothesis-jsonschema's too), each followed by one of
+    :data:`tests._conformance.MUTATIONS` of it; derandomized."""
+    install_hypothesis_jsonschema_shim()
+    _restore_constants()
     drawn: list[Any] = []
 
     @settings(_SETTINGS, max_examples=examples)
     @given(data=st.data())
-    def draw(data: st.DataObject) -> None:
+    def one(data: st.DataObject) -> None:
         document = data.draw(strategy, label="document")
         drawn.append(document)
         mutation = data.draw(st.sampled_from(MUTATIONS), label="mutation")
         drawn.append(mutation(data, json.loads(json.dumps(document)), []))
 
-    draw()
+    one()
     return drawn
 
 
 def documents(subject: Subject, examples: int = EXAMPLES) -> tuple[list[Any], bool]:
     """What a subject's model is tried on (the texts of :data:`JSON_TEXTS` aside), and whether
     hypothesis-jsonschema could draw from its schema."""
-    install_hypothesis_jsonschema_shim()
-    _restore_constants()
     schema = subject.group.schema
     if isinstance(schema, dict):
         schema = {k: v for k, v in schema.items() if k != "$schema"}
@@ -255,6 +257,6 @@ def documents(subject: Subject, examples: int = EXAMPLES) -> tuple[list[Any], bo
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return fixed + _draw(st.one_of(from_schema(schema), cases), examples), True
+            return fixed + draw(st.one_of(from_schema(schema), cases), examples), True
         except Exception:  # hypothesis-jsonschema's refusals, whatever they are
-            return fixed + _draw(cases, examples), False
+            return fixed + draw(cases, examples), False

@@ -19,6 +19,7 @@ __all__ = [
     "MISSING_OR_NULL_MARK",
     "TYPES_MODULE",
     "add_imports",
+    "json_name",
     "use_missing",
     "use_tuples",
 ]
@@ -38,7 +39,7 @@ def add_imports(lines: list[str], imports: Sequence[str]) -> None:
     lines[future + 1 : future + 1] = ["", *imports]
 
 
-def _json_name(statement: ast.AnnAssign) -> str:
+def json_name(statement: ast.AnnAssign) -> str:
     """The JSON name of a field: its ``Field(alias=...)``, else its own name."""
     calls = [statement.value] if isinstance(statement.value, ast.Call) else []
     annotation = statement.annotation
@@ -100,8 +101,8 @@ def _rewrite_fields(
             continue
         found = set()
         for statement in node.body:
-            if isinstance(statement, ast.AnnAssign) and _json_name(statement) in fields[node.name]:
-                name = _json_name(statement)
+            if isinstance(statement, ast.AnnAssign) and json_name(statement) in fields[node.name]:
+                name = json_name(statement)
                 rewrite(node.name, statement, name)
                 last = statement.end_lineno or statement.lineno
                 edits.append((statement.lineno, last, "    " + ast.unparse(statement)))
@@ -133,7 +134,7 @@ def use_missing(code: str, where: Location) -> str:
                 marks = [n.value for n in ast.walk(statement.annotation)
                          if isinstance(n, ast.Constant) and _is_mark(n)]  # fmt: skip
                 if marks:
-                    name = _json_name(statement)
+                    name = json_name(statement)
                     keeps_null = marks[0] == MISSING_OR_NULL_MARK
                     fields.setdefault(node.name, {})[name] = (
                         None if wrapper and name == "root" else keeps_null

@@ -10,7 +10,8 @@ Every edit is located through the module's syntax tree, never by searching text:
   Schema's ``integer`` accepts ``1.0``, which ``StrictInt`` refuses; its ``number`` keeps
   integers exact, which ``StrictFloat`` would round to a float;
 * every model's configuration says ``defer_build=True``: Pydantic builds its validator on
-  first use, not when its module is imported.
+  first use, not when its module is imported; and ``serialize_by_alias=True`` where a field's
+  JSON name is not its Python name, so that every dump writes the JSON names.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import functools
 from collections.abc import Callable, Iterator
 
 from codegen.core.errors import CodegenError, Location
-from codegen.generate.fields import TYPES_MODULE, add_imports
+from codegen.generate.fields import TYPES_MODULE, add_imports, json_name
 from codegen.generate.validators import ModuleChecks
 
 __all__ = ["TYPES_MODULE", "edit_module", "rebuild_forward_references"]
@@ -52,9 +53,9 @@ def edit_module(
         functions += checks.functions.split("\n")
         edits.append((len(lines), 0, lambda: lines.extend(functions)))
         imports.append("from typing import Any")
-    for call in _config_calls(tree):
-        row = call.end_lineno or call.lineno
-        edits.append((row, 0, functools.partial(_defer_build, lines, call)))
+    for owner, call in _config_calls(tree):
+        row, aliased = call.end_lineno or call.lineno, _aliased(owner)
+        edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for check in checks.classes:
         node = classes.get(check.class_name)
@@ -133,8 +134,16 @@ def rebuild_forward_references(code: str) -> str:
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
-def _config_calls(tree: ast.Module) -> Iterator[ast.Call]:
-    """The ``ConfigDict(...)`` call of each class's ``model_config``."""
+def _aliased(node: ast.ClassDef) -> bool:
+    """Whether a class has a field whose JSON name is not its Python name."""
+    return any(
+        isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        and json_name(s) != s.target.id for s in node.body
+    )  # fmt: skip
+
+
+def _config_calls(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.Call]]:
+    """Each class with the ``ConfigDict(...)`` call of its ``model_config``."""
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
@@ -146,14 +155,16 @@ def _config_calls(tree: ast.Module) -> Iterator[ast.Call]:
                 and isinstance(statement.value.func, ast.Name)
                 and statement.value.func.id == "ConfigDict"
             ):
-                yield statement.value
+                yield node, statement.value
 
 
-def _defer_build(lines: list[str], call: ast.Call) -> None:
-    """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis."""
+def _defer_build(lines: list[str], call: ast.Call, aliased: bool) -> None:
+    """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis,
+    and ``serialize_by_alias=True`` to a class with aliased fields (every dump, also
+    ``model_dump_json()``, then writes the JSON names the schema knows)."""
     row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
     items = [*call.args, *(k.value for k in call.keywords)]
-    added = "defer_build=True"
+    added = "defer_build=True, serialize_by_alias=True" if aliased else "defer_build=True"
     if items:
         last = items[-1]
         text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()

@@ -26,10 +26,10 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   ``examples``, by which :mod:`codegen.generate.fields` finds its field in whatever class
   the generator makes;
 * annotations (``title`` on the nodes that are classes only, since the generator makes a class
-  of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); the
-  generated model may validate the ``default`` of a field that is not plain (a scalar, or an
-  array of them), so such a default that its own schema refuses is not applied (the field is
-  ``MISSING`` when absent).
+  of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); a
+  property's ``default`` is the field's only where filling it in never makes the schema refuse
+  a document it accepted (:mod:`codegen.generate.defaults`), else the field is ``MISSING`` when
+  absent.
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
@@ -43,24 +43,21 @@ skips exactly the keywords recorded here as *kept* at each node.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.defaults import DefaultRule
 from codegen.generate.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.rules import is_base
 from codegen.generate.skeleton_shapes import (
     ANNOTATIONS,
     BOUNDS,
     LENGTHS,
-    Defaults,
     Shapes,
     Skeleton,
     types,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -77,7 +74,7 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     for schema in files:
         rel = schema.rel.as_posix()
         skeleton.classes.update((rel, pointer) for pointer in schema.classes)
-    defaults = Defaults(tree)
+    defaults = DefaultRule(tree)
     for schema in files:
         rel = schema.rel.as_posix()
         stripper = _Stripper(tree, schema, skeleton, defaults)
@@ -88,7 +85,7 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
 
 class _Stripper(Shapes):
     def __init__(
-        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: Defaults
+        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: DefaultRule
     ) -> None:
         self.tree = tree
         self.schema = schema
@@ -258,9 +255,9 @@ class _Stripper(Shapes):
                     continue
                 stripped = out["properties"][name]
                 if isinstance(sub, dict) and "default" in sub:
-                    if self.default_applies(sub["default"], stripped, pointer, name):
+                    if self.defaults.applies(self.schema, pointer, name, sub["default"]):
                         continue
-                    del stripped["default"]  # never applied: absent stays absent, as below
+                    del stripped["default"]  # never filled in: absent stays absent, as below
                 # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
                 # refused or allowed (then the field keeps None among its values).
                 keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
