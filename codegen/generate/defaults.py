@@ -39,22 +39,17 @@ of its own is not seen (the README says so).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.schema_graph import FLIP, HOLD, KEEP, SAME, SchemaGraph, search, trivial
 
 if TYPE_CHECKING:
     from referencing import Registry
 
 __all__ = ["DefaultRule"]
 
-KEEP, HOLD, SAME = "keep", "hold", "same"
-_FLIP = {KEEP: HOLD, HOLD: KEEP, SAME: SAME}
-_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$anchor", "$dynamicAnchor", "title",
-                          "description", "default", "examples", "deprecated", "readOnly",
-                          "writeOnly", "format", "$defs"})  # fmt: skip
 _UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
 
 
@@ -73,21 +68,31 @@ class DefaultRule:
     ECMA-262 oracle, built on first use)."""
 
     def __init__(self, tree: SchemaTree) -> None:
-        self.tree = tree
+        self.tree, self.graph = tree, SchemaGraph(tree)
         self._registry: Registry[Any] | None = None
-        self._valid: dict[tuple[int, str, str], bool] = {}
+        self._validators: dict[Any, Any] = {}
+        self._valid: dict[tuple[Any, str], bool] = {}
 
     def valid(self, schema: SchemaFile, pointer: str, value: Any) -> bool:
-        """Whether ``value`` is valid against the subschema at internal ``pointer``."""
-        key = (id(schema), pointer, json.dumps(value, sort_keys=True))
-        if key not in self._valid:
-            # The ECMA-262 validator (jsonschema, regress) is imported only when asked.
-            from codegen.core.ecma import tree_registry, validator_at  # noqa: PLC0415
+        """Whether ``value`` is valid against the subschema at internal ``pointer`` (as written:
+        alone when it refers to nothing, else through the tree's registry)."""
+        # The ECMA-262 validator (jsonschema, regress) is imported only when asked.
+        from codegen.core.ecma import ECMA_VALIDATORS, tree_registry, validator_at  # noqa: PLC0415
 
-            if self._registry is None:
-                self._registry = tree_registry(self.tree)
-            self._valid[key] = bool(validator_at(self._registry, schema, pointer).is_valid(value))
-        return self._valid[key]
+        written = resolve_pointer(schema.document, schema.file_pointer(pointer))
+        alone = not _refers(written)
+        key = (schema.draft.name, json.dumps(written)) if alone else (id(schema), pointer)
+        if key not in self._validators:
+            if alone:
+                self._validators[key] = ECMA_VALIDATORS[schema.draft.name](written)
+            else:
+                if self._registry is None:
+                    self._registry = tree_registry(self.tree)
+                self._validators[key] = validator_at(self._registry, schema, pointer)
+        verdict = (key, json.dumps(value, sort_keys=True))
+        if verdict not in self._valid:
+            self._valid[verdict] = bool(self._validators[key].is_valid(value))
+        return self._valid[verdict]
 
     def applies(self, schema: SchemaFile, pointer: str, name: str, default: Any) -> bool:
         """Whether the object schema at ``pointer`` may fill in ``default`` for ``name``."""
@@ -96,76 +101,51 @@ class DefaultRule:
 
 class _Check:
     def __init__(self, rule: DefaultRule, schema: SchemaFile, pointer: str, p: str, d: Any):
-        self.rule, self.tree, self.p, self.d = rule, rule.tree, p, d
+        self.rule, self.tree, self.graph, self.p, self.d = rule, rule.tree, rule.graph, p, d
         self.target, self.escaped = (schema, pointer), escape_pointer(p)
-        self.roots = [(schema, pointer)]
+        roots: list[tuple[SchemaFile, str]] = []
         for file in self.tree.closure(schema):
             defs = file.data.get("$defs")
-            self.roots += [(file, ""), *((file, f"/$defs/{escape_pointer(n)}") for n in defs or {})]
-        self.above = self._reaching()  # the schemas from which O can be reached
+            roots += [(file, ""), *((file, f"/$defs/{escape_pointer(n)}") for n in defs or {})]
+        self.roots = [*roots, self.target]
+        # The schemas from which O can be reached.
+        self.above = self.graph.reaching(tuple(roots), self.target)
+        self.above |= self.graph.reaching((self.target,), self.target)
 
     def holds(self) -> bool:
         schema, pointer = self.target
         # The generator validates the default of a field that holds a class.
         if not self.rule.valid(schema, f"{pointer}/properties/{self.escaped}", self.d):
             return False
-        pending = [[_Member(f, ptr, KEEP, False)] for f, ptr in self.roots]
+        above = self.above
+        pending = [[_Member(f, ptr, KEEP, False)] for f, ptr in self.roots if (f, ptr) in above]
         seen: set[frozenset[_Member]] = set()
         while pending:
             group = self._group(pending.pop())
             if group in seen:
                 continue
             seen.add(group)
-            here = any((m.file, m.pointer) == self.target for m in group)
-            if here and not all(self._allows(m) for m in group):
+            keys = {(m.file, m.pointer) for m in group}
+            if self.target in keys and not all(self._allows(m) for m in group):
                 return False
-            children = [c for c in self._children(group) if any(self._above(m) for m in c)]
+            if not any(e in above and e not in keys for k in keys for e in self.graph.edges(k)):
+                continue  # O is not below this instance
+            children = [
+                [_Member(f, ptr, way, False) for f, ptr, way in found]
+                for found in self.graph.children((m.file, m.pointer, m.way) for m in group)
+                if any((f, ptr) in above for f, ptr, _ in found)
+            ]
             if children and any(self._compares(m) for m in group):
                 return False
             pending += children
         return True
 
-    # ------------------------------------------------------------------ the schema graph
     def node(self, file: SchemaFile, pointer: str) -> Any:
-        return resolve_pointer(file.data, pointer)
-
-    def _above(self, m: _Member) -> bool:
-        return (m.file, m.pointer) in self.above
-
-    def _in_place(self, file: SchemaFile, pointer: str, strict: bool) -> Iterator[Any]:
-        """The schemas applying in place beside one: file, pointer and how their verdict is
-        bound to this one's (the same way, flipped or the same; ``strict``: ``unevaluated*``
-        reads which ``if`` passed)."""
-        node = self.node(file, pointer)
-        if not isinstance(node, dict):
-            return
-        for key, how in (("allOf", KEEP), ("anyOf", KEEP), ("oneOf", SAME)):
-            for i, _ in enumerate(node.get(key) or []):
-                yield file, f"{pointer}/{key}/{i}", how
-        branches = [k for k in ("then", "else") if k in node and not _trivial(node[k])]
-        for key in branches:
-            yield file, f"{pointer}/{key}", KEEP
-        if "if" in node and (strict or branches):  # with no branch, its verdict binds nothing
-            how = SAME if strict or len(branches) == 2 else HOLD if branches == ["then"] else KEEP
-            yield file, f"{pointer}/if", how
-        if "not" in node:
-            yield file, f"{pointer}/not", HOLD
-        for q in node.get("dependentSchemas") or {}:
-            yield file, f"{pointer}/dependentSchemas/{escape_pointer(q)}", KEEP
-        for target, at in self._targets(file, pointer, node):
-            yield target, at, KEEP
-
-    def _targets(self, file: SchemaFile, pointer: str, node: dict[str, Any]) -> Iterator[Any]:
-        """Where ``$ref`` and ``$dynamicRef`` lead (a dynamic one: every anchor it may find)."""
-        for key in ("$ref", "$dynamicRef"):
-            if isinstance(node.get(key), str):
-                yield self.tree.resolve(file, node[key])
-        anchor = file.dynamic.get(pointer) if "$dynamicRef" in node else None
-        if anchor is not None:
-            for other in (*self.tree.files, *self.tree.external):
-                yield from ((other, at[anchor]) for at in other.resources.values() if anchor in at)
+        return self.graph.node(file, pointer)
 
     def _group(self, members: list[_Member], strict: bool = False) -> frozenset[_Member]:
+        """The members and every schema applying in place beside them, each with what its
+        verdict may do and whether it is exempt (under a member whose verdict is bound)."""
         found: set[_Member] = set()
         pending = list(members)
         while pending:
@@ -174,62 +154,13 @@ class _Check:
                 continue
             found.add(m)
             exempt = m.exempt or self._vacuous(m)
-            for file, pointer, how in self._in_place(m.file, m.pointer, strict):
-                way = m.way if how == KEEP else _FLIP[m.way] if how == HOLD else SAME
+            for file, pointer, how in self.graph.in_place(m.file, m.pointer, strict):
+                way = m.way if how == KEEP else FLIP[m.way] if how == HOLD else SAME
                 pending.append(_Member(file, pointer, way, exempt))
-        if not strict and any(k in self.node(m.file, m.pointer) for m in found
-                              if isinstance(self.node(m.file, m.pointer), dict)
-                              for k in _UNEVALUATED):  # fmt: skip
+        nodes = [n for m in found if isinstance(n := self.node(m.file, m.pointer), dict)]
+        if not strict and any(k in n for n in nodes for k in _UNEVALUATED):
             return self._group(members, strict=True)
         return frozenset(found)
-
-    def _children(self, group: frozenset[_Member]) -> Iterator[list[_Member]]:
-        """The schemas of the instance's members, by name (names no schema declares: one list,
-        which every pattern's and additional schema joins), and of its items."""
-        nodes = [(m, n) for m in group if isinstance(n := self.node(m.file, m.pointer), dict)]
-        for name in [*sorted({k for _, n in nodes for k in n.get("properties") or {}}), None]:
-            found = []
-            for m, node in nodes:
-                props, patterns = node.get("properties") or {}, node.get("patternProperties") or {}
-                matched = [p for p in patterns if name is None or _search(p, name)]
-                keys = [f"properties/{escape_pointer(name)}"] if name in props else []
-                keys += [f"patternProperties/{escape_pointer(p)}" for p in matched]
-                if "additionalProperties" in node and (
-                    name is None or not (name in props or matched)
-                ):
-                    keys.append("additionalProperties")
-                if "unevaluatedProperties" in node and name not in props:
-                    keys.append("unevaluatedProperties")
-                found += [_Member(m.file, f"{m.pointer}/{k}", m.way, False) for k in keys]
-            yield found
-        counted = any("maxContains" in n or "unevaluatedItems" in n for _, n in nodes)
-        items = []
-        for m, node in nodes:
-            keys = [f"prefixItems/{i}" for i, _ in enumerate(node.get("prefixItems") or [])]
-            keys += [key for key in ("items", "unevaluatedItems") if key in node]
-            items += [_Member(m.file, f"{m.pointer}/{k}", m.way, False) for k in keys]
-            if "contains" in node:
-                way = SAME if counted else m.way
-                items.append(_Member(m.file, f"{m.pointer}/contains", way, False))
-        yield items
-
-    def _reaching(self) -> set[tuple[SchemaFile, str]]:
-        """The schemas below the roots from which the target can be reached (in place, in a
-        member or in an item), the target included."""
-        edges: dict[tuple[SchemaFile, str], set[tuple[SchemaFile, str]]] = {}
-        pending = list(self.roots)
-        while pending:
-            key = pending.pop()
-            if key not in edges:
-                alone = frozenset([_Member(key[0], key[1], KEEP, True)])
-                below = {(c.file, c.pointer) for found in self._children(alone) for c in found}
-                edges[key] = {(f, p) for f, p, _ in self._in_place(*key, strict=True)} | below
-                pending += edges[key]
-        reached, grew = {self.target}, True
-        while grew:
-            grown = {k for k, targets in edges.items() if targets & reached} | reached
-            grew, reached = len(grown) > len(reached), grown
-        return reached
 
     # ------------------------------------------------------------------ the judgements
     def _dead(self, file: SchemaFile, pointer: str, with_d: bool, depth: int = 0) -> bool:
@@ -249,7 +180,8 @@ class _Check:
             return True
         if not with_d and self.p in (node.get("required") or []):
             return True
-        return any(self._dead(f, p, with_d, depth + 1) for f, p in self._conjuncts(file, pointer))
+        conjuncts = self._conjuncts(file, pointer)
+        return any(self._dead(f, p, with_d, depth + 1) for f, p in conjuncts)
 
     def _conjuncts(self, file: SchemaFile, pointer: str) -> list[tuple[SchemaFile, str]]:
         """The schemas that hold wherever this one does: its ``allOf`` entries and the target
@@ -273,7 +205,7 @@ class _Check:
         false only when one refuses it whatever else holds: ``unevaluatedProperties`` does not
         judge ``p`` when a passing ``anyOf`` branch declares it)."""
         props, patterns = node.get("properties") or {}, node.get("patternProperties") or {}
-        matched = [p for p in patterns if _search(p, self.p)]
+        matched = [p for p in patterns if search(p, self.p)]
         judges = [f"patternProperties/{escape_pointer(p)}" for p in matched]
         if self.p in props:
             judges.append(f"properties/{self.escaped}")
@@ -294,7 +226,7 @@ class _Check:
             return False
         if self.p in (node.get("properties") or {}) or "additionalProperties" in node:
             return True
-        if any(_search(p, self.p) for p in node.get("patternProperties") or {}):
+        if any(search(p, self.p) for p in node.get("patternProperties") or {}):
             return True
         return any(self._declares(f, p, depth + 1) for f, p in self._conjuncts(file, pointer))
 
@@ -311,7 +243,7 @@ class _Check:
                 return False
             if not set(needs) <= set(required) or any(isinstance(v, dict) for v in values):
                 return False
-            if self.p in entry and not _trivial(entry[self.p]):
+            if self.p in entry and not trivial(entry[self.p]):
                 return False
         if m.way != KEEP:  # invalid must stay invalid
             named = self.p in required or any(self.p in names for names in dependent.values())
@@ -338,12 +270,10 @@ def _values(node: dict[str, Any]) -> list[Any] | None:
     return list(enum) if isinstance(enum, list) else None
 
 
-def _trivial(node: Any) -> bool:
-    """Whether a schema accepts everything (true, or annotations only)."""
-    return node is True or (isinstance(node, dict) and not set(node) - _ANNOTATIONS)
-
-
-def _search(pattern: str, text: str) -> bool:
-    from codegen.core.ecma import ecma_search  # noqa: PLC0415 (regress, when a pattern is met)
-
-    return ecma_search(pattern, text)
+def _refers(node: Any) -> bool:
+    """Whether a schema as written may refer elsewhere, or declare its own draft."""
+    if isinstance(node, dict):
+        if {"$ref", "$dynamicRef", "$recursiveRef", "$schema"} & set(node):
+            return True
+        return any(_refers(v) for v in node.values())
+    return isinstance(node, list) and any(_refers(v) for v in node)
