@@ -52,7 +52,9 @@ JSON_TEXTS = (
 )  # fmt: skip
 # Deeper than python-jsonschema can follow a recursive schema: only what the model raises is
 # judged (past 200 levels pydantic's JSON parser refuses the text).
-DEEP_TEXTS = tuple(o * n + "1" + c * n for n in (150, 199, 250) for o, c in (("[", "]"), ('{"a":', "}")))
+DEEP_TEXTS = tuple(
+    o * n + "1" + c * n for n in (150, 199, 250) for o, c in (("[", "]"), ('{"a":', "}"))
+)
 
 
 @dataclass

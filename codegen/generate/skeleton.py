@@ -42,7 +42,9 @@ skips exactly the keywords recorded here as *kept* at each node.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens
@@ -83,6 +85,13 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     return skeleton
 
 
+def module_file(schema: SchemaFile) -> PurePosixPath:
+    """Where the generator reads a file's skeleton: its module path (the generator names a
+    module after its file), with ``.json``."""
+    *folders, name = schema.module_parts
+    return PurePosixPath(*folders, f"{name}.json")
+
+
 class _Stripper(Shapes):
     def __init__(
         self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: DefaultRule
@@ -96,13 +105,19 @@ class _Stripper(Shapes):
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
             return {}  # true and false: any value; the predicates refuse what false refuses
-        # A title names a class: the generator makes one of any titled node, so only the nodes
-        # that are classes keep theirs.
-        cls = (self.rel, pointer) in self.skeleton.classes
+        # A title names a class: the generator makes one of any titled node, so a class node's
+        # title is its class name and no other node keeps one.
+        name = (
+            self.schema.classes.get(pointer)
+            if (self.rel, pointer) in self.skeleton.classes
+            else None
+        )
         out = {
-            k: node[k]
+            k: name if k == "title" else node[k]
             for k in ANNOTATIONS
-            if k in node and (k != "$id" or not pointer) and (k != "title" or cls)
+            if (k in node or (k == "title" and name))
+            and (k != "$id" or not pointer)
+            and (k != "title" or name)
         }
         kept: set[str] = set()
         defs = node.get("$defs")
@@ -112,7 +127,7 @@ class _Stripper(Shapes):
                 for name, sub in defs.items()
             }
         if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
-            out["$ref"] = node["$ref"]
+            out["$ref"] = self.module_ref(node["$ref"])
             kept.add("$ref")
         elif types(node) is not None:
             self.typed(node, pointer, out, kept)
@@ -140,6 +155,17 @@ class _Stripper(Shapes):
             kept.add("enum")
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
+
+    def module_ref(self, ref: str) -> str:
+        """``ref`` between the files as the generator reads them (at their module paths)."""
+        target, _ = self.tree.resolve(self.schema, ref)
+        here, there = module_file(self.schema), module_file(target)
+        if here == self.schema.rel and there == target.rel:
+            return ref  # the names are the files': as written
+        path, hashed, fragment = ref.partition("#")
+        if not path:
+            return ref
+        return posixpath.relpath(there.as_posix(), here.parent.as_posix()) + hashed + fragment
 
     def typed_ref(self, ref: str) -> bool:
         """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
@@ -269,7 +295,7 @@ class _Stripper(Shapes):
             kept.add("required")
         bases = [e for e in node.get("allOf") or [] if is_base(e) and self.typed_ref(e["$ref"])]
         if bases:
-            out["allOf"] = [{"$ref": e["$ref"]} for e in bases]
+            out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in bases]
             for index, entry in enumerate(node["allOf"]):
                 if entry in bases:
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})

@@ -288,7 +288,8 @@ DEFAULTS: dict[str, tuple[dict[str, Any], str, bool, list[Any]]] = {
         [{}],
     ),
 }
-# Defaults of nested schemas: (body, class, property, filled, documents).
+# Defaults of nested schemas: (body, class, property, filled, documents). Class names are
+# derived across the tree (a title taken twice is numbered): each title here is its own.
 NESTED: dict[str, tuple[dict[str, Any], str, str, bool, list[Any]]] = {
     "rule_above": ({"properties": {"o": {"type": "object", "properties": {"p": {"default": 1}}},
                                    "z": {}},
@@ -301,9 +302,9 @@ NESTED: dict[str, tuple[dict[str, Any], str, str, bool, list[Any]]] = {
                      "Item", "p", False, [{"list": [{}, {"p": 1}]}]),
     "max_contains": ({"properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/Item"},
                                               "contains": {"required": ["p"]}, "maxContains": 1}},
-                      "$defs": {"Item": {"title": "Item", "type": "object", "properties": {
+                      "$defs": {"Item": {"title": "Counted", "type": "object", "properties": {
                           "p": {"default": 1}}}}},
-                     "Item", "p", False, [{"list": [{"p": 1}, {}]}]),
+                     "Counted", "p", False, [{"list": [{"p": 1}, {}]}]),
     "closed_by_a_base": ({"allOf": [{"$ref": "#/$defs/Base"}], "unevaluatedProperties": False,
                           "properties": {"q": {}},
                           "$defs": {"Base": {"title": "Base", "type": "object", "properties": {
