@@ -11,7 +11,9 @@ Every edit is located through the module's syntax tree, never by searching text:
   integers exact, which ``StrictFloat`` would round to a float;
 * every model's configuration says ``defer_build=True``: Pydantic builds its validator on
   first use, not when its module is imported; and ``serialize_by_alias=True`` where a field's
-  JSON name is not its Python name, so that every dump writes the JSON names.
+  JSON name is not its Python name, so that every dump writes the JSON names, and
+  ``protected_namespaces=()`` where a field's name starts as pydantic's methods do;
+* an enumeration a field's default names moves above the class of that field.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ _RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
 # draft-04's integer is a number written without a fraction: 1.0 is none, as StrictInt says.
 _STRICT_INTEGERS = {"StrictFloat": "JsonNumber"}
 _ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
+_PROTECTED = ("model_validate", "model_dump")  # pydantic's protected_namespaces by default
 
 
 def edit_module(
@@ -55,7 +58,8 @@ def edit_module(
         imports.append("from typing import Any")
     for owner, call in _config_calls(tree):
         row, aliased = call.end_lineno or call.lineno, _aliased(owner)
-        edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased)))
+        protected = _protected(owner)
+        edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased, protected)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for check in checks.classes:
         node = classes.get(check.class_name)
@@ -117,6 +121,7 @@ def rebuild_forward_references(code: str) -> str:
     """
     if code.count("\nclass ") < 2:  # one class names no later one
         return code
+    code = _enums_before_defaults(code)
     tree = ast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     order = {node.name: index for index, node in enumerate(classes)}
@@ -132,6 +137,39 @@ def rebuild_forward_references(code: str) -> str:
         return code
     rebuilds = "\n".join(f"{name}.model_rebuild()" for name in late)
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
+
+
+def _enums_before_defaults(code: str) -> str:
+    """Move each enumeration that a field's default names (``status: Status = Status.A``)
+    above the first class whose default names it: a default is evaluated when its class is
+    created, unlike an annotation. An enumeration names no other class, so it can go first."""
+    tree = ast.parse(code)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    enums = {
+        node.name: index
+        for index, node in enumerate(classes)
+        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases)
+    }
+    first_user: dict[str, int] = {}
+    for index, node in enumerate(classes):
+        defaults = [s.value for s in node.body if isinstance(s, ast.AnnAssign) and s.value]
+        for name in (n.id for d in defaults for n in ast.walk(d) if isinstance(n, ast.Name)):
+            if enums.get(name, -1) > index:
+                first_user.setdefault(name, index)
+    if not first_user:
+        return code
+    lines = code.split("\n")
+    spans = [(n.lineno - 1, n.end_lineno or n.lineno) for n in classes]
+    moved = {enums[name] for name in first_user}
+    out = lines[: spans[0][0]]
+    for index, (start, end) in enumerate(spans):
+        for name in sorted(first_user, key=lambda n: enums[n]):
+            if first_user[name] == index:
+                first, last = spans[enums[name]]
+                out += [*lines[first:last], "", ""]
+        after = spans[index + 1][0] if index + 1 < len(spans) else len(lines)
+        out += lines[end:after] if index in moved else lines[start:after]
+    return "\n".join(out)
 
 
 def _aliased(node: ast.ClassDef) -> bool:
@@ -158,13 +196,24 @@ def _config_calls(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.Call]]:
                 yield node, statement.value
 
 
-def _defer_build(lines: list[str], call: ast.Call, aliased: bool) -> None:
+def _protected(node: ast.ClassDef) -> bool:
+    """Whether a field's Python name starts as pydantic's own methods do (``model_dump_`` for
+    a property ``model_dump``): pydantic warns of such a field unless told otherwise."""
+    return any(
+        isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        and s.target.id.startswith(_PROTECTED) for s in node.body
+    )  # fmt: skip
+
+
+def _defer_build(lines: list[str], call: ast.Call, aliased: bool, protected: bool) -> None:
     """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis,
-    and ``serialize_by_alias=True`` to a class with aliased fields (every dump, also
-    ``model_dump_json()``, then writes the JSON names the schema knows)."""
+    ``serialize_by_alias=True`` to a class with aliased fields (every dump, also
+    ``model_dump_json()``, then writes the JSON names the schema knows) and
+    ``protected_namespaces=()`` to a class with a field :func:`_protected` finds."""
     row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
     items = [*call.args, *(k.value for k in call.keywords)]
     added = "defer_build=True, serialize_by_alias=True" if aliased else "defer_build=True"
+    added += ", protected_namespaces=()" if protected else ""
     if items:
         last = items[-1]
         text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()
