@@ -16,7 +16,8 @@ mutation of each, JSON values of every type and JSON texts Python does not write
 
 The original pydantic model is judged too (``model_validate_json(text, strict=True)``, the
 closest pydantic comes to JSON Schema's semantics): where it disagrees with its own schema the
-test prints it, and counts nothing against the generated model.
+test prints it, and counts nothing against the generated model. ``ROUND_TRIP_EXAMPLES`` sets
+the draws per model (15; each gives a document and a mutation).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import sys
 import warnings
 from collections import Counter
@@ -44,7 +46,7 @@ from tests._judge import Judge
 from tests._pydantic_models import MODELS
 
 PACKAGE = "round_trip_models"
-EXAMPLES = 15  # hypothesis draws per model; each gives a document and a mutation of it
+EXAMPLES = int(os.environ.get("ROUND_TRIP_EXAMPLES", "15"))  # hypothesis draws per model
 # Documents every model is also tried on: what a user writes first, and the issue's cases.
 SEEDS: dict[str, list[Any]] = {
     "Settings": [{}, {"title": "Report", "retries": 5, "ids": [3]}],
