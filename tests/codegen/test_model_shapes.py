@@ -55,7 +55,8 @@ class _Project:
             root / "schemas", options=load_config(root / "pyproject.toml").loading
         )
         self.registry = tree_registry(self.tree)
-        sys.path.insert(0, str(root / "out"))
+        self.path = str(root / "out")
+        sys.path.insert(0, self.path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.module = importlib.import_module(self.package)
@@ -71,7 +72,7 @@ class _Project:
     def close(self) -> None:
         for name in [m for m in sys.modules if m.split(".")[0] == self.package]:
             del sys.modules[name]
-        sys.path[:] = [p for p in sys.path if not p.endswith("/out")]
+        sys.path.remove(self.path)  # only its own: a session fixture may hold another
 
 
 @pytest.fixture
