@@ -52,6 +52,7 @@ def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         config_path=args.config,
         display_root=shown,
         selection=selection,
+        options=config.loading,
     )
     out.write(render(findings, args.format))
     if args.format == "text":

@@ -21,19 +21,19 @@ URIs, each ``$id`` and anchor as its draft reads them.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import attrs
 import jsonschema
 import regress
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 
+from codegen.core.drafts import by_uri
 from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = [
@@ -41,8 +41,6 @@ __all__ = [
     "EcmaDraft7Validator",
     "EcmaDraft202012Validator",
     "ecma_search",
-    "file_registry",
-    "subschema_validator",
     "tree_registry",
     "validator_at",
 ]
@@ -179,6 +177,26 @@ ECMA_VALIDATORS: dict[str, Any] = {
 }
 
 
+def _evolve(self: Any, **changes: Any) -> Any:
+    """python-jsonschema's ``evolve`` (a validator for a subschema), except that a subschema
+    naming its draft by ``$schema`` (a file's root, reached through a ``$ref``) gets the ECMA class
+    of that draft: python-jsonschema would switch to its own class, whose patterns are ``re``."""
+    schema = changes.setdefault("schema", self.schema)
+    cls = type(self)
+    uri = schema.get("$schema") if isinstance(schema, dict) else None
+    draft = by_uri(uri)
+    if draft is not None:
+        cls = ECMA_VALIDATORS[draft.name]
+    for field in attrs.fields(type(self)):
+        if field.init and field.alias not in changes:
+            changes[field.alias] = getattr(self, field.name)
+    return cls(**changes)
+
+
+for _cls in ECMA_VALIDATORS.values():
+    _cls.evolve = _evolve
+
+
 def tree_registry(tree: SchemaTree) -> Registry[Any]:
     """Every document of ``tree`` as written (external ones too), under its URI, crawled."""
     return (
@@ -197,21 +215,3 @@ def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "")
     raw = schema.file_pointer(pointer)
     ref = schema.uri + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
     return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
-
-
-def file_registry(files: Iterable[tuple[Path, dict[str, Any]]]) -> Registry[Any]:
-    """Every ``(path, document)`` under its file URI, ``$id`` dropped: references resolve by
-    file path, exactly as the generator resolves them (whatever the ``$id`` values say).
-    ``$schema`` is dropped too: through a ``$ref``, python-jsonschema would otherwise switch to
-    its own validator class, whose patterns are Python's ``re``, not ECMA-262."""
-    resources = []
-    for path, data in files:
-        contents = {k: v for k, v in data.items() if k not in ("$id", "$schema")}
-        resources.append((path.resolve().as_uri(), DRAFT202012.create_resource(contents)))
-    return Registry().with_resources(resources)
-
-
-def subschema_validator(registry: Registry[Any], path: Path, pointer: str) -> Any:
-    """The ECMA validator of the subschema at ``pointer`` of the file at ``path``."""
-    ref = path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
-    return EcmaDraft202012Validator({"$ref": ref}, registry=registry)

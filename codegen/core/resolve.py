@@ -83,8 +83,16 @@ def draft_of(raw: Any, default: Draft) -> Draft:
 
 
 class _Reader:
-    def __init__(self, root: Path, options: LoadOptions, sources: list[Source]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        options: LoadOptions,
+        sources: list[Source],
+        problems: list[Problem] | None = None,
+    ) -> None:
         self.root = root
+        self.problems = problems  # None: stop at the first problem; else collect them all
+        self.failed: set[tuple[PurePosixPath, str, str]] = set()  # references left out
         self.root_uri = root.resolve().as_uri() + "/"
         self.options = options
         self.sources: dict[PurePosixPath, Source] = {}
@@ -100,6 +108,12 @@ class _Reader:
         self.registry = self.registry.with_resources(
             (s.uri, s.draft.specification.create_resource(s.raw)) for s in sources
         ).crawl()
+
+    def problem(self, problem: Problem) -> None:
+        """Stop at ``problem``, or (permissive) note it and go on without what it concerns."""
+        if self.problems is None:
+            raise problem
+        self.problems.append(problem)
 
     # -- reading documents -----------------------------------------------------------------
 
@@ -117,7 +131,11 @@ class _Reader:
                 self.walked[(source.rel, pointer)] = (here, keep)
                 continue
             self.identity[id(sub)] = (source, pointer)
-            found = spec.id_of(sub)
+            found = spec.id_of(sub)  # None for an identifier that is not a string
+            key = _id_key(draft)
+            if key in sub and not isinstance(sub[key], str):
+                where = f"{pointer}/{escape_pointer(key)}"
+                self.problem(Problem(source.rel, where, f"{key} must be a string", "JSON"))
             resource = pointer == "" or found is not None
             if found is not None:
                 here = urljoin(here, found.rstrip("#"))
@@ -135,13 +153,9 @@ class _Reader:
 
     def _same_draft(self, source: Source, pointer: str, node: dict[str, Any]) -> None:
         if "$schema" in node and by_uri(node["$schema"]) is not source.draft:
-            raise Problem(
-                source.rel,
-                f"{pointer}/$schema",
-                f"an embedded resource in another draft ({node['$schema']!r}) than its file's "
-                f"({source.draft.name}) is not supported",
-                "DRAFT",
-            )
+            message = (f"an embedded resource in another draft ({node['$schema']!r}) than its "
+                       f"file's ({source.draft.name}) is not supported")  # fmt: skip
+            self.problem(Problem(source.rel, f"{pointer}/$schema", message, "DRAFT"))
 
     def _anchors(self, source: Source, pointer: str, node: dict[str, Any], resource: bool) -> None:
         keywords = source.draft.keywords
@@ -201,7 +215,11 @@ class _Reader:
             for key in pending:
                 done.add(key)
                 for ref in self.refs[key]:
-                    self._resolve(ref)
+                    try:
+                        self._resolve(ref)
+                    except Problem as problem:
+                        self.problem(problem)  # permissive: the reference is left out
+                        self.failed.add((ref.source.rel, ref.pointer, ref.key))
 
     def _resolve(self, ref: _Ref) -> None:
         source, where = ref.source, f"{ref.pointer}/{escape_pointer(ref.key)}"
@@ -309,10 +327,23 @@ class _Reader:
                        "REF_RESOLVES")  # fmt: skip
 
 
-def resolve_sources(root: Path, sources: list[Source], options: LoadOptions) -> list[Resolved]:
+def resolve_sources(
+    root: Path, sources: list[Source], options: LoadOptions, problems: list[Problem] | None = None
+) -> list[Resolved]:
     """Every source, and every external document their references reach, read as every job
-    reads them (tree files first, in the order given). Raises :class:`Problem`."""
-    reader = _Reader(root, options, sources)
+    reads them (tree files first, in the order given). Raises :class:`Problem` at the first
+    problem; with ``problems`` (lint's permissive reading) appends every one there instead and
+    reads on: a reference that resolves to nothing is left out of the internal form, and so is
+    a value the draft cannot read as it stands (an entry of a list is read as ``{}``)."""
+    reader = _Reader(root, options, sources, problems)
     reader.resolve_all()
-    rewriter = Rewriter(reader.targets, reader.resources)
-    return [rewriter.internal(s) for s in reader.sources.values()]
+    failed = None if problems is None else reader.failed
+    rewriter = Rewriter(reader.targets, reader.resources, failed)
+    resolved = [rewriter.internal(s) for s in reader.sources.values()]
+    if problems is not None:
+        problems.extend(rewriter.problems)
+    return resolved
+
+
+def _id_key(draft: Draft) -> str:
+    return "id" if draft.keywords.get("id") == Role.ID else "$id"

@@ -11,14 +11,21 @@ dynamic anchor it looks for on the side, and lists each resource's dynamic ancho
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from codegen.core.drafts import Draft
-from codegen.core.translate import Internal, TranslationError, internal_pointer, translate
+from codegen.core.jsonpos import pointer_tokens
+from codegen.core.translate import (
+    LEFT_OUT,
+    Internal,
+    TranslationError,
+    internal_pointer,
+    translate,
+)
 from codegen.core.walk import joined
 
 __all__ = ["Problem", "Resolved", "Rewriter", "Source", "Target"]
@@ -70,9 +77,14 @@ class Rewriter:
         self,
         targets: Mapping[tuple[PurePosixPath, str, str], Target],
         resources: Mapping[PurePosixPath, Mapping[str, Mapping[str, str]]],
+        failed: Collection[tuple[PurePosixPath, str, str]] | None = None,
     ) -> None:
         self.targets = targets
         self.resources = resources
+        # Permissive (lint): the references that resolve to nothing, left out of the internal
+        # form; a subschema the draft cannot read is left out too, and its problem noted here.
+        self.failed = failed
+        self.problems: list[Problem] = []
         self._moved: dict[PurePosixPath, frozenset[str]] = {}
 
     def internal(self, source: Source) -> Resolved:
@@ -81,6 +93,8 @@ class Rewriter:
 
         def value(at: str, key: str, written: Any) -> Any:
             found = self.targets.get((source.rel, at, key))
+            if found is None and self.failed is not None and (source.rel, at, key) in self.failed:
+                return LEFT_OUT
             if found is None:  # ignored where it stands, and never targeted: never read
                 return written
             target, pointer, name = found
@@ -91,10 +105,16 @@ class Rewriter:
                 resolved.dynamic[here or at] = name
             return _written(source, written, target, inner)
 
-        try:
-            resolved.internal = translate(source.raw, source.draft, value, moved)
-        except TranslationError as exc:
-            raise Problem(source.rel, exc.pointer, exc.message, "JSON") from None
+        document = source.raw
+        while resolved.internal.data is None:
+            try:
+                resolved.internal = translate(document, source.draft, value, moved)
+            except TranslationError as exc:
+                problem = Problem(source.rel, exc.pointer, exc.message, "JSON")
+                if self.failed is None or not exc.pointer:
+                    raise problem from None
+                self.problems.append(problem)
+                document = _without(document, exc.pointer)
         for root, anchors in self.resources[source.rel].items():
             inner_root = internal_pointer(source.raw, source.draft, root, moved)
             if inner_root is None:
@@ -114,6 +134,23 @@ class Rewriter:
                 p for p in targets if internal_pointer(source.raw, source.draft, p) is None
             )
         return self._moved[source.rel]
+
+
+def _without(document: Any, pointer: str) -> Any:
+    """A copy of ``document`` without the value at ``pointer`` (an entry of a list is read as
+    ``{}``, so that the pointers after it stay as written); only the path to it is copied."""
+    *parents, last = pointer_tokens(pointer)
+    top = copy = dict(document) if isinstance(document, dict) else list(document)
+    for token in parents:
+        key: Any = int(token) if isinstance(copy, list) else token
+        inner = copy[key]
+        copy[key] = inner = dict(inner) if isinstance(inner, dict) else list(inner)
+        copy = inner
+    if isinstance(copy, list):
+        copy[int(last)] = {}
+    else:
+        del copy[last]
+    return top
 
 
 def _written(source: Source, written: Any, target: Source, pointer: str) -> str:

@@ -20,11 +20,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import jsonschema
-
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
-from codegen.core.loader import DRAFT_2020_12, SchemaFile
+from codegen.core.loader import SchemaFile
 from codegen.core.report import Finding
 from codegen.generate.contract import declared_properties
 from codegen.lint.engine import LintContext, iter_schema_nodes
@@ -36,14 +34,11 @@ __all__ = [
     "described",
     "description_contract",
     "description_rule",
-    "draft_2020_12",
     "file_name_matches_title",
     "id_mirrors_path",
     "id_present",
     "id_unique",
     "is_object",
-    "metaschema_valid",
-    "ref_rule",
     "required_declared",
     "required_no_default",
     "snake_case",
@@ -80,24 +75,6 @@ def definitions(schema: SchemaFile) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 # ---------------------------------------------------------------------------- identity
-
-
-def draft_2020_12(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        if schema.data.get("$schema") != DRAFT_2020_12:
-            message = f"$schema must be {DRAFT_2020_12!r}"
-            yield ctx.finding(schema, "/$schema", "DRAFT_2020_12", message)
-
-
-def metaschema_valid(ctx: LintContext) -> Iterator[Finding]:
-    meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
-    for schema in ctx.tree.files:
-        for error in meta.iter_errors(schema.data):
-            pointer = "".join(f"/{escape_pointer(p)}" for p in error.absolute_path)
-            message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-            yield ctx.finding(
-                schema, pointer, "METASCHEMA_VALID", f"not a valid draft 2020-12 schema: {message}"
-            )
 
 
 def id_present(ctx: LintContext) -> Iterator[Finding]:
@@ -195,19 +172,6 @@ def file_name_matches_title(ctx: LintContext) -> Iterator[Finding]:
             yield ctx.finding(schema, "/title", "FILE_NAME_MATCHES_TITLE", message)
 
 
-# ---------------------------------------------------------------------------- references
-
-
-def ref_rule(rule: str) -> Check:
-    def check(ctx: LintContext) -> Iterator[Finding]:
-        for schema in ctx.tree.files:
-            for error in ctx.ref_errors[schema.rel]:
-                if (error.rule if error.rule != "REF" else "REF_RESOLVES") == rule:
-                    yield ctx.error_finding(schema, error, rule)
-
-    return check
-
-
 # ---------------------------------------------------------------------------- descriptions
 
 
@@ -247,10 +211,10 @@ def description_rule(ctx: LintContext) -> Iterator[Finding]:
 def _bases(ctx: LintContext) -> set[Any]:
     """The files some contract extends by an ``allOf`` ``$ref`` (whole-file references)."""
     found = set()
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for entry in schema.data.get("allOf") or []:
             if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
-                target, pointer = ctx.clean.resolve(schema, entry["$ref"])
+                target, pointer = ctx.tree.resolve(schema, entry["$ref"])
                 if not pointer:
                     found.add(target.rel)
     return found
@@ -259,7 +223,7 @@ def _bases(ctx: LintContext) -> set[Any]:
 def content_model_explicit(ctx: LintContext) -> Iterator[Finding]:
     bases = _bases(ctx)
     rule = "CONTENT_MODEL_EXPLICIT"
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             if not is_object(node):
                 continue
@@ -297,7 +261,7 @@ def content_model_explicit(ctx: LintContext) -> Iterator[Finding]:
 
 
 def required_declared(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             required = node.get("required")
             if not isinstance(required, list):
@@ -305,7 +269,7 @@ def required_declared(ctx: LintContext) -> Iterator[Finding]:
             declared = set(node.get("properties") or {})
             if pointer == "":
                 with contextlib.suppress(SchemaError, AttributeError, TypeError):
-                    declared |= declared_properties(ctx.clean, schema)
+                    declared |= declared_properties(ctx.tree, schema)
             for index, name in enumerate(required):
                 if name not in declared:
                     message = f"required property {name!r} is not declared in properties"

@@ -17,6 +17,8 @@ from pathlib import Path, PurePosixPath
 from codegen.core.config import LintSettings, config_location
 from codegen.core.errors import CodegenError
 from codegen.core.report import Finding
+from codegen.core.resolve import LoadOptions
+from codegen.lint import drafts as d
 from codegen.lint import generator as g
 from codegen.lint import layout, portable
 from codegen.lint import structure as c
@@ -28,12 +30,19 @@ __all__ = ["LINT_RULES", "LintSelection", "lint_tree", "select_rules"]
 # ---------------------------------------------------------------------------- the table
 
 LINT_RULES: tuple[LintRule, ...] = (
-    LintRule("DRAFT_2020_12", "IDENTITY", "$schema is the draft 2020-12 URI", c.draft_2020_12),
+    LintRule(
+        "DRAFT_KNOWN",
+        "IDENTITY",
+        "$schema names a draft (draft-04, -06, -07, 2019-09, 2020-12); embedded resources "
+        "share their file's",
+        d.draft_known,
+    ),
+    LintRule("DRAFT_2020_12", "IDENTITY", "$schema is the draft 2020-12 URI", d.draft_2020_12),
     LintRule(
         "METASCHEMA_VALID",
         "IDENTITY",
-        "the file is a valid draft 2020-12 schema (metaschema check)",
-        c.metaschema_valid,
+        "the file is a valid schema of its own draft (that draft's metaschema)",
+        d.metaschema_valid,
     ),
     LintRule("ID_PRESENT", "IDENTITY", "every contract has a stable $id", c.id_present),
     LintRule("ID_UNIQUE", "IDENTITY", "no two files share a $id", c.id_unique),
@@ -64,20 +73,26 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "NO_REMOTE_REF",
         "REFS",
-        "no $ref names a URL: nothing ever touches the network",
-        c.ref_rule("NO_REMOTE_REF"),
+        "a reference to a URL goes through [tool.maverick-codegen.refs]: nothing is fetched",
+        d.problem_rule("NO_REMOTE_REF"),
     ),
     LintRule(
         "REF_INSIDE_TREE",
         "REFS",
-        "every $ref stays inside the schema folder",
-        c.ref_rule("REF_INSIDE_TREE"),
+        "every relative reference stays inside the schema folder",
+        d.problem_rule("REF_INSIDE_TREE"),
     ),
     LintRule(
         "REF_RESOLVES",
         "REFS",
-        "every $ref names an existing file and JSON pointer",
-        c.ref_rule("REF_RESOLVES"),
+        "every reference names an existing document and schema (pointer, $id, anchor)",
+        d.problem_rule("REF_RESOLVES"),
+    ),
+    LintRule(
+        "REF_SIBLING_IGNORED",
+        "REFS",
+        "draft-04 to draft-07: no keyword beside $ref, which ignores it",
+        d.ref_sibling_ignored,
     ),
     LintRule(
         "DESCRIPTION_CONTRACT", "DOCS", "every contract has a description", c.description_contract
@@ -132,7 +147,8 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "SUPPORTED_CONSTRUCT",
         "GENERATOR",
-        "only constructs the generated model reproduces (codegen.generate.support)",
+        "every keyword is one the file's draft defines (generate ignores any other), and one "
+        "the generated model reproduces (codegen.generate.support)",
         g.supported_construct,
     ),
     LintRule(
@@ -256,13 +272,16 @@ def lint_tree(
     config_path: Path | None = None,
     display_root: str | None = None,
     selection: LintSelection | None = None,
+    options: LoadOptions | None = None,
 ) -> list[Finding]:
-    """Every finding of every selected rule on the schema folder ``root``, sorted by place.
+    """Every finding of every selected rule on the schema folder ``root``, read as ``options``
+    say (``default_draft``, ``[tool.maverick-codegen.refs]``), sorted by place.
 
     Raises :class:`SchemaError` (exit 2) when a file cannot be read as a JSON object.
     """
     selection = selection or LintSelection()
-    context = LintContext(read_tree(root), agents or {}, config_path, display_root)
+    tree, problems = read_tree(root, options)
+    context = LintContext(tree, agents or {}, config_path, display_root, tuple(problems))
     findings: set[Finding] = set()
     for rule in selection.rules:
         findings.update(

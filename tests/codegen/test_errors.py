@@ -99,9 +99,9 @@ def test_output_folder_outside_the_project_is_refused(
 @pytest.mark.parametrize(
     ("keyword", "value", "why"),
     [
-        ("x-internal", True, "extension keywords"),
-        ("descripton", "typo", "unknown keyword (a typo?)"),
-        ("discriminator", {"propertyName": "kind"}, "an OpenAPI keyword"),
+        ("x-internal", True, "is an extension keyword"),
+        ("descripton", "typo", "generate ignores it; did you mean 'description'?"),
+        ("discriminator", {"propertyName": "kind"}, "OpenAPI's keyword"),
     ],
 )
 def test_a_keyword_the_draft_does_not_define_is_ignored_and_linted(

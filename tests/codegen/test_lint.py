@@ -85,9 +85,10 @@ def test_every_finding_is_reported_not_just_the_first(tmp_path: Path) -> None:
     note.write_text(json.dumps(data, indent=2) + "\n")
     code, out = run(root, "lint")
     assert code == 1
-    assert out.count("(SUPPORTED_CONSTRUCT)") == 2  # x-pattern and $anchor
+    assert out.count("(SUPPORTED_CONSTRUCT)") == 2  # x-pattern and a typo (maxitems)
     assert out.count("(DESCRIPTION_PROPERTY)") == 2
-    assert "schemas/note.json:11:7: 'x-pattern' cannot be reproduced" in out
+    assert "schemas/note.json:11:7: 'x-pattern' is an extension keyword" in out
+    assert "schemas/note.json:26:7: 'maxitems' is not a keyword of 2020-12" in out
     assert out.splitlines()[-1] == "4 lint findings in schemas/ (rules: maverick-codegen rules)"
 
 
