@@ -15,7 +15,6 @@ again, so one run reports every problem with its position in the original text.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
@@ -45,6 +44,7 @@ from codegen.core.resolve import Problem
 from codegen.generate.bundle import structured_output_schema
 
 __all__ = [
+    "HOUSE",
     "PROBLEM_RULES",
     "LintContext",
     "LintRule",
@@ -57,14 +57,23 @@ __all__ = [
 RULE_KEYS = frozenset({"if", "then", "else", "not", "dependentSchemas"})
 
 
+HOUSE = "HOUSE"  # the category of this repository's conventions, off unless selected
+
+
 @dataclass(frozen=True)
 class LintRule:
-    """One lint rule: its stable id, category, purpose and check."""
+    """One lint rule: its stable id, category, purpose and check; ``house``: one of this
+    repository's conventions (category ``HOUSE`` too), which a project turns on explicitly."""
 
     id: str
     category: str
     purpose: str
     check: Callable[[LintContext], Iterator[Finding]]
+    house: bool = False
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return (self.category, HOUSE) if self.house else (self.category,)
 
 
 def iter_schema_nodes(
@@ -196,11 +205,14 @@ class LintContext:
 
     def shown(self, schema: SchemaFile) -> str:
         """The path of ``schema`` as findings show it."""
-        if schema.external:  # a document a URL mapping leads to, or a metaschema
-            path = schema.path
-            with contextlib.suppress(ValueError):
-                path = path.relative_to(Path.cwd())
-            return str(path)
+        if schema.external:  # a document a URL mapping leads to: from the project's root
+            root = self.tree.root.resolve()
+            for _ in filter(None, (self.display_root or "").split("/")):
+                root = root.parent  # the schema folder is display_root below the project's root
+            path = schema.path.resolve()
+            if self.display_root is not None and path.is_relative_to(root):
+                return path.relative_to(root).as_posix()
+            return str(schema.path)
         if self.display_root is None:
             return str(schema.path)
         return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)

@@ -62,7 +62,8 @@ def examples_present(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         examples = schema.data.get("examples")
         if not isinstance(examples, list) or not examples:
-            yield ctx.finding(schema, "", "EXAMPLES_PRESENT", "the contract has no examples")
+            message = "the contract has no examples: add examples, documents it accepts"
+            yield ctx.finding(schema, "", "EXAMPLES_PRESENT", message)
 
 
 def examples_valid(ctx: LintContext) -> Iterator[Finding]:
@@ -71,7 +72,8 @@ def examples_valid(ctx: LintContext) -> Iterator[Finding]:
             examples = node.get("examples")
             for index, example in enumerate(examples if isinstance(examples, list) else []):
                 for why in ctx.invalid(schema, pointer, example):
-                    message = f"example {index} {why}"
+                    fix = "; correct the example or the schema" if why.startswith("does") else ""
+                    message = f"example {index} {why}{fix}"
                     yield ctx.finding(
                         schema, f"{pointer}/examples/{index}", "EXAMPLES_VALID", message
                     )
@@ -82,7 +84,8 @@ def default_valid(ctx: LintContext) -> Iterator[Finding]:
         for pointer, node in definitions(schema):
             if "default" in node:
                 for why in ctx.invalid(schema, pointer, node["default"]):
-                    message = f"default {json.dumps(node['default'])} {why}"
+                    fix = "; correct the default or the schema" if why.startswith("does") else ""
+                    message = f"default {json.dumps(node['default'])} {why}{fix}"
                     yield ctx.finding(schema, f"{pointer}/default", "DEFAULT_VALID", message)
 
 
@@ -149,7 +152,10 @@ def agent_contract_exists(ctx: LintContext) -> Iterator[Finding]:
     shown = str(ctx.config_path or "pyproject.toml")
     for agent, title in sorted(ctx.agents.items()):
         if title not in titles:
-            message = f"agent {agent!r} names contract {title!r}, which no schema file defines"
+            message = (
+                f"agent {agent!r} names contract {title!r}, which no schema file defines: name a "
+                "contract's title in [tool.maverick-codegen.agents]"
+            )
             yield Finding.at(
                 ctx.agent_location(agent), "AGENT_CONTRACT_EXISTS", message, path=shown
             )

@@ -80,7 +80,11 @@ def definitions(schema: SchemaFile) -> Iterator[tuple[str, dict[str, Any]]]:
 def id_present(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if not isinstance(schema.data.get("$id"), str) or not schema.data["$id"]:
-            yield ctx.finding(schema, "", "ID_PRESENT", "a contract needs a stable $id")
+            message = (
+                "a contract needs a stable $id: add one that ends with its path, e.g. "
+                f'"$id": "https://example.com/schemas/{schema.rel.as_posix()}"'
+            )
+            yield ctx.finding(schema, "", "ID_PRESENT", message)
 
 
 def id_unique(ctx: LintContext) -> Iterator[Finding]:
@@ -104,7 +108,8 @@ def id_mirrors_path(ctx: LintContext) -> Iterator[Finding]:
         if not schema.schema_id.endswith("/" + rel):
             message = (
                 f"$id {schema.schema_id!r} does not end with the file's path {rel!r}: consumers "
-                "that resolve $ref by $id would not find the files the generator reads"
+                "that resolve $ref by $id would not find the files the generator reads; end it "
+                f"with /{rel}"
             )
             yield ctx.finding(schema, "/$id", "ID_MIRRORS_PATH", message)
         else:
@@ -113,7 +118,10 @@ def id_mirrors_path(ctx: LintContext) -> Iterator[Finding]:
         common = max(bases, key=lambda base: (len(bases[base]), base))
         for base, files in sorted(bases.items()):
             for schema in files if base != common else ():
-                message = f"$id base {base!r} differs from the other files' {common!r}"
+                message = (
+                    f"$id base {base!r} differs from the other files' {common!r}: use one base "
+                    "for every file"
+                )
                 yield ctx.finding(schema, "/$id", "ID_MIRRORS_PATH", message)
 
 
@@ -135,9 +143,13 @@ def title_is_class_name(ctx: LintContext) -> Iterator[Finding]:
                 and title[0].isupper()
                 and not keyword.iskeyword(title)
             ):
+                wanted = "".join(
+                    w[:1].upper() + w[1:] for w in re.findall(r"[0-9A-Za-z]+", str(title))
+                )
+                hint = f", e.g. {wanted!r}" if wanted[:1].isalpha() else ""
                 message = (
                     f"title {title!r} must be the Python class name "
-                    "(an identifier starting with a capital)"
+                    f"(an identifier starting with a capital{hint})"
                 )
                 yield ctx.finding(schema, pointer, "TITLE_IS_CLASS_NAME", message)
 
@@ -149,7 +161,10 @@ def title_unique(ctx: LintContext) -> Iterator[Finding]:
             if not isinstance(title, str):
                 continue
             if title in seen:
-                message = f"class name {title!r} is already generated from {ctx.shown(seen[title])}"
+                message = (
+                    f"class name {title!r} is already generated from {ctx.shown(seen[title])}: "
+                    "give one of them another title"
+                )
                 yield ctx.finding(schema, pointer, "TITLE_UNIQUE", message)
             else:
                 seen[title] = schema
@@ -178,7 +193,8 @@ def file_name_matches_title(ctx: LintContext) -> Iterator[Finding]:
 def description_contract(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if not described(schema.data):
-            yield ctx.finding(schema, "", "DESCRIPTION_CONTRACT", "the contract has no description")
+            message = "the contract has no description: add one (it documents the class)"
+            yield ctx.finding(schema, "", "DESCRIPTION_CONTRACT", message)
 
 
 def describe_members(key: str, rule: str, what: str) -> Check:
@@ -188,7 +204,7 @@ def describe_members(key: str, rule: str, what: str) -> Check:
                 members = node.get(key)
                 for name, sub in members.items() if isinstance(members, dict) else ():
                     if not described(sub):
-                        message = f"{what} {name!r} has no description"
+                        message = f"{what} {name!r} has no description: add one"
                         yield ctx.finding(
                             schema, f"{pointer}/{key}/{escape_pointer(name)}", rule, message
                         )
@@ -201,7 +217,7 @@ def description_rule(ctx: LintContext) -> Iterator[Finding]:
         entries = schema.data.get("allOf")
         for index, entry in enumerate(entries if isinstance(entries, list) else []):
             if not (isinstance(entry, dict) and "$ref" in entry) and not described(entry):
-                message = "the rule has no description (it becomes the error message)"
+                message = "the rule has no description: add one (it becomes the error message)"
                 yield ctx.finding(schema, f"/allOf/{index}", "DESCRIPTION_RULE", message)
 
 
@@ -272,7 +288,10 @@ def required_declared(ctx: LintContext) -> Iterator[Finding]:
                     declared |= declared_properties(ctx.tree, schema)
             for index, name in enumerate(required):
                 if name not in declared:
-                    message = f"required property {name!r} is not declared in properties"
+                    message = (
+                        f"required property {name!r} is not declared in properties: declare it, "
+                        "or take it out of required"
+                    )
                     yield ctx.finding(
                         schema, f"{pointer}/required/{index}", "REQUIRED_DECLARED", message
                     )

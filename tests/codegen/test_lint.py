@@ -21,7 +21,7 @@ import yaml
 
 from codegen.cli import main
 from codegen.core.report import Finding, render
-from codegen.lint.table import LINT_RULES, lint_tree
+from codegen.lint.table import LINT_RULES, LintSelection, lint_tree
 from tests.conftest import REPO, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"
@@ -33,7 +33,13 @@ def lint_fixture(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[Finding]
     monkeypatch.chdir(folder.parent)
     agents_file = Path(folder.name) / "agents.toml"
     agents = tomllib.loads(agents_file.read_text())["agents"] if agents_file.exists() else {}
-    return lint_tree(Path(folder.name), agents, config_path=agents_file, display_root=folder.name)
+    return lint_tree(
+        Path(folder.name),
+        agents,
+        config_path=agents_file,
+        display_root=folder.name,
+        selection=LintSelection(LINT_RULES),  # every rule, the house rules too
+    )
 
 
 def test_every_rule_has_fixtures_and_every_fixture_a_rule() -> None:
@@ -72,6 +78,7 @@ def project(tmp_path: Path, rule: str, part: str) -> Path:
     shutil.copytree(FIXTURES / rule / part, tmp_path / "schemas")
     (tmp_path / "pyproject.toml").write_text(
         '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out"\npackage = "out"\n'
+        '[tool.maverick-codegen.lint]\nuse = ["DEFAULT", "HOUSE"]\n'
     )
     return tmp_path
 
@@ -89,7 +96,11 @@ def test_every_finding_is_reported_not_just_the_first(tmp_path: Path) -> None:
     assert out.count("(DESCRIPTION_PROPERTY)") == 2
     assert "schemas/note.json:11:7: 'x-pattern' is an extension keyword" in out
     assert "schemas/note.json:26:7: 'maxitems' is not a keyword of 2020-12" in out
-    assert out.splitlines()[-1] == "4 lint findings in schemas/ (rules: maverick-codegen rules)"
+    assert out.splitlines()[-1] == (
+        f"4 lint findings in schemas/ from {len(LINT_RULES)} lint rules: fix each as it says, or "
+        "turn its rule off ([tool.maverick-codegen.lint] except, or ignore for a path; "
+        "maverick-codegen rules lists them), or record today's findings with --baseline FILE"
+    )
 
 
 def test_positions_survive_collecting_several_errors_of_one_list(tmp_path: Path) -> None:
@@ -116,12 +127,12 @@ def test_json_and_github_formats(tmp_path: Path) -> None:
     assert finding["rule"] == "DESCRIPTION_PROPERTY"
     assert (finding["path"], finding["line"], finding["column"]) == ("schemas/note.json", 8, 5)
     assert finding["pointer"] == "/properties/text"
-    assert finding["categories"] == ["DOCS"]
+    assert finding["categories"] == ["DOCS", "HOUSE"]
     code, out = run(root, "lint", "--format", "github")
     assert code == 1
     assert out == (
         "::error file=schemas/note.json,line=8,col=5,title=DESCRIPTION_PROPERTY::"
-        "property 'text' has no description\n"
+        "property 'text' has no description: add one\n"
     )
 
 
