@@ -327,11 +327,13 @@ def test_the_lint_hook_refuses_a_commit(repo: Path) -> None:
     pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
     assert pre_commit is not None
     subprocess.run([pre_commit, "install"], cwd=repo, capture_output=True, check=True)
+    with (repo / "pyproject.toml").open("a") as config_file:  # this repository's policy
+        config_file.write('[tool.maverick-codegen.lint]\nuse = ["DEFAULT", "HOUSE"]\n')
     edit_note(repo, lambda d: d["properties"]["text"].pop("description"))
     git(repo, "add", "-A")
     refused = git(repo, "commit", "-qm", "undocumented")
     assert refused.returncode != 0
-    assert "property 'text' has no description (DESCRIPTION_PROPERTY)" in (
+    assert "property 'text' has no description: add one (DESCRIPTION_PROPERTY)" in (
         refused.stdout + refused.stderr
     )
 

@@ -233,3 +233,18 @@ def test_a_problem_in_a_mapped_document_is_shown_where_that_document_is(tmp_path
         "vendor/money.json:7:5: $ref '#/nope': '/nope' does not exist in "
         "~remote/vendor.test/schemas/money.json (REF_RESOLVES)"
     ) in out.splitlines()
+
+
+def test_an_embedded_resource_of_another_draft_is_a_finding(tmp_path: Path) -> None:
+    root = tmp_path / "draft2019"
+    shutil.copytree(FIXTURES / "draft2019", root)
+    tree = root / "schemas/tree.json"
+    data = json.loads(tree.read_text())
+    data["$defs"] = {"old": {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "old"}}
+    tree.write_text(json.dumps(data, indent=2) + "\n")
+    _, out = run(root, "lint")
+    assert (
+        "schemas/tree.json:79:7: an embedded resource in another draft "
+        "('http://json-schema.org/draft-07/schema#') than its file's (2019-09) is not supported "
+        "(DRAFT_KNOWN)"
+    ) in out.splitlines()
