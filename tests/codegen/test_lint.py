@@ -13,6 +13,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -22,7 +24,7 @@ import yaml
 from codegen.cli import main
 from codegen.core.report import Finding, render
 from codegen.lint.table import LINT_RULES, LintSelection, lint_tree
-from tests.conftest import REPO, run
+from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"
 RULE_IDS = [rule.id for rule in LINT_RULES]
@@ -204,3 +206,28 @@ def test_examples_are_judged_with_exact_multiple_of(tmp_path: Path) -> None:
         rules = [f["rule"] for f in json.loads(out)]
         assert rules.count("EXAMPLES_VALID") == (0 if valid else 1), out
         assert "MULTIPLE_OF_BINARY" in rules  # the step itself splits other consumers
+
+
+def test_the_lint_hook_refuses_a_commit(tmp_path: Path) -> None:
+    """This repository's hook, in a repository with this repository's policy (HOUSE on)."""
+    root = project(tmp_path, "DESCRIPTION_PROPERTY", "pass")
+    assert git(root, "init", "-q", "-b", "main").returncode == 0
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
+    hooks = [h for r in config["repos"] for h in r["hooks"] if h["id"] == "maverick-codegen-lint"]
+    hooks[0]["entry"] = hooks[0]["entry"].replace(".venv/bin/python", sys.executable)
+    (root / ".pre-commit-config.yaml").write_text(
+        yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]})
+    )
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
+    assert pre_commit is not None
+    subprocess.run([pre_commit, "install"], cwd=root, capture_output=True, check=True)
+    note = root / "schemas/note.json"
+    data = json.loads(note.read_text())
+    data["properties"]["text"].pop("description")
+    note.write_text(json.dumps(data, indent=2) + "\n")
+    git(root, "add", "-A")
+    refused = git(root, "commit", "-qm", "undocumented")
+    assert refused.returncode != 0
+    assert "property 'text' has no description: add one (DESCRIPTION_PROPERTY)" in (
+        refused.stdout + refused.stderr
+    )
