@@ -23,11 +23,10 @@ from pathlib import Path
 from typing import TextIO
 
 from codegen.core.config import TABLE, load_config
-from codegen.core.drafts import DEFAULT_DRAFT, DRAFTS
+from codegen.core.drafts import DEFAULT_DRAFT, DRAFTS, draft_of
 from codegen.core.errors import CodegenError, Location
 from codegen.core.jsonparse import parse_schema
 from codegen.core.loader import schema_paths
-from codegen.core.resolve import draft_of
 
 __all__ = ["init_options", "run_init"]
 

@@ -34,6 +34,7 @@ __all__ = [
     "Role",
     "by_name",
     "by_uri",
+    "draft_of",
 ]
 
 
@@ -220,3 +221,14 @@ def by_uri(uri: object) -> Draft | None:
 
 def names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
+
+
+def draft_of(raw: Any, default: Draft) -> Draft:
+    """The draft a document's ``$schema`` names (``default`` without one); ValueError for an
+    unknown one."""
+    if not isinstance(raw, dict) or "$schema" not in raw:
+        return default
+    draft = by_uri(raw["$schema"])
+    if draft is None:
+        raise ValueError(f"unknown $schema {raw['$schema']!r}")
+    return draft

@@ -158,7 +158,7 @@ def _why(key: str, draft: Draft) -> str:
 
 def _nodes(schema: SchemaFile) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object the file's draft reads, as written, with its pointer."""
-    for pointer, node, _, _ in positions(schema.document, schema.draft):
+    for pointer, node, _ in positions(schema.document, schema.draft):
         if isinstance(node, dict):
             yield pointer, node
 

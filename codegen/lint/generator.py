@@ -176,7 +176,7 @@ def agent_object_root(ctx: LintContext) -> Iterator[Finding]:
 
 def agent_keyword(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.agent_files:
-        for pointer, node, _, _ in positions(schema.document, schema.draft):
+        for pointer, node, _ in positions(schema.document, schema.draft):
             for key in node if isinstance(node, dict) else ():
                 if key in AGENT_FORBIDDEN or key.startswith("x-"):
                     message = (

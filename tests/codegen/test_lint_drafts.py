@@ -245,6 +245,6 @@ def test_an_embedded_resource_of_another_draft_is_a_finding(tmp_path: Path) -> N
     _, out = run(root, "lint")
     assert (
         "schemas/tree.json:79:7: an embedded resource in another draft "
-        "('http://json-schema.org/draft-07/schema#') than its file's (2019-09) is not supported "
-        "(DRAFT_KNOWN)"
+        "('http://json-schema.org/draft-07/schema#') than its file's (2019-09) is not supported: "
+        "write it in 2019-09, or as a file of its own (DRAFT_KNOWN)"
     ) in out.splitlines()
