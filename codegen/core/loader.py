@@ -188,7 +188,7 @@ def _check_unique_ids(
             line, column = parsed[source.rel][2].line_col(key)
             raise SchemaError(
                 f"$id {found!r} is already used by {root / seen[uri]}: a reference to it would "
-                "name both files",
+                "name both files: give each file its own $id",
                 Location(root / source.rel, line, column, key),
                 "ID_UNIQUE",
             )

@@ -279,8 +279,9 @@ class _Reader:
         if not urlsplit(value).scheme and not source.external:
             # A relative reference: read against the file's own path, where does it lead?
             if not by_path.startswith(self.root_uri):
-                return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder",
-                               "REF_INSIDE_TREE")  # fmt: skip
+                return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder: "
+                               "move what it names inside, or name it by a URL that [tool."
+                               "maverick-codegen.refs] maps", "REF_INSIDE_TREE")  # fmt: skip
             if by_path != uri and by_path in self.files:
                 return Problem(
                     source.rel,

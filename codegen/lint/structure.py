@@ -15,8 +15,6 @@ properties, and true or a schema would mark every property evaluated so that the
 from __future__ import annotations
 
 import contextlib
-import keyword
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -34,24 +32,15 @@ __all__ = [
     "described",
     "description_contract",
     "description_rule",
-    "file_name_matches_title",
     "id_mirrors_path",
     "id_present",
     "id_unique",
     "is_object",
     "required_declared",
     "required_no_default",
-    "snake_case",
-    "title_is_class_name",
-    "title_unique",
 ]
 
 Check = Callable[[LintContext], Iterator[Finding]]
-
-
-def snake_case(name: str) -> str:
-    """``FixerResult`` -> ``fixer_result``; ``HTTPResult`` -> ``http_result``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def described(node: Any) -> bool:
@@ -92,7 +81,8 @@ def id_unique(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if schema.schema_id in seen:
             message = (
-                f"$id {schema.schema_id!r} is already used by {ctx.shown(seen[schema.schema_id])}"
+                f"$id {schema.schema_id!r} is already used by {ctx.shown(seen[schema.schema_id])}: "
+                "give each file its own $id"
             )
             yield ctx.finding(schema, "/$id", "ID_UNIQUE", message)
         elif schema.schema_id:
@@ -123,68 +113,6 @@ def id_mirrors_path(ctx: LintContext) -> Iterator[Finding]:
                     "for every file"
                 )
                 yield ctx.finding(schema, "/$id", "ID_MIRRORS_PATH", message)
-
-
-def _titles(schema: SchemaFile) -> Iterator[tuple[str, Any]]:
-    """Every class name a file generates: its title and its titled ``$defs`` entries."""
-    yield "/title", schema.data.get("title")
-    defs = schema.data.get("$defs")
-    for name, entry in defs.items() if isinstance(defs, dict) else ():
-        if isinstance(entry, dict) and "title" in entry:
-            yield f"/$defs/{escape_pointer(name)}/title", entry["title"]
-
-
-def title_is_class_name(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        for pointer, title in _titles(schema):
-            if not (
-                isinstance(title, str)
-                and title.isidentifier()
-                and title[0].isupper()
-                and not keyword.iskeyword(title)
-            ):
-                wanted = "".join(
-                    w[:1].upper() + w[1:] for w in re.findall(r"[0-9A-Za-z]+", str(title))
-                )
-                hint = f", e.g. {wanted!r}" if wanted[:1].isalpha() else ""
-                message = (
-                    f"title {title!r} must be the Python class name "
-                    f"(an identifier starting with a capital{hint})"
-                )
-                yield ctx.finding(schema, pointer, "TITLE_IS_CLASS_NAME", message)
-
-
-def title_unique(ctx: LintContext) -> Iterator[Finding]:
-    seen: dict[str, SchemaFile] = {}
-    for schema in ctx.tree.files:
-        for pointer, title in _titles(schema):
-            if not isinstance(title, str):
-                continue
-            if title in seen:
-                message = (
-                    f"class name {title!r} is already generated from {ctx.shown(seen[title])}: "
-                    "give one of them another title"
-                )
-                yield ctx.finding(schema, pointer, "TITLE_UNIQUE", message)
-            else:
-                seen[title] = schema
-
-
-def file_name_matches_title(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        for part in schema.module_parts:
-            if not part.isidentifier() or keyword.iskeyword(part):
-                message = (
-                    f"{part!r} cannot be a Python module name: use snake_case file and folder names"
-                )
-                yield ctx.finding(schema, "", "FILE_NAME_MATCHES_TITLE", message)
-        title = schema.data.get("title")
-        if isinstance(title, str) and schema.rel.stem != snake_case(title):
-            wanted = snake_case(title) + ".json"
-            message = (
-                f"file name {schema.rel.name!r} must be {wanted!r}, the snake_case of its title"
-            )
-            yield ctx.finding(schema, "/title", "FILE_NAME_MATCHES_TITLE", message)
 
 
 # ---------------------------------------------------------------------------- descriptions

@@ -23,6 +23,7 @@ from codegen.core.resolve import LoadOptions
 from codegen.lint import drafts as d
 from codegen.lint import generator as g
 from codegen.lint import layout, portable
+from codegen.lint import naming as n
 from codegen.lint import structure as c
 from codegen.lint.engine import HOUSE, LintContext, LintRule, read_tree
 
@@ -68,21 +69,27 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "TITLE_IS_CLASS_NAME",
         "IDENTITY",
-        "titles (and titled $defs) are Python class names",
-        c.title_is_class_name,
+        "every contract has a title, and titles (and titled $defs) are Python class names",
+        n.title_is_class_name,
         house=True,
     ),
     LintRule(
         "TITLE_UNIQUE",
         "IDENTITY",
-        "no two files or $defs generate the same class name",
-        c.title_unique,
+        "no class name is numbered: no two files or $defs would generate the same one",
+        n.title_unique,
+    ),
+    LintRule(
+        "MODULE_NAME_UNIQUE",
+        "IDENTITY",
+        "no module name is numbered: no two files or folders of a folder would generate one",
+        n.module_name_unique,
     ),
     LintRule(
         "FILE_NAME_MATCHES_TITLE",
         "IDENTITY",
-        "the file name is the snake_case of its title; folders are module names",
-        c.file_name_matches_title,
+        "the file name is the snake_case of its class; file and folder names are module names",
+        n.file_name_matches_title,
         house=True,
     ),
     LintRule(

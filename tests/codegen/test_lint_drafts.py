@@ -106,7 +106,8 @@ def test_every_reference_problem_at_once_and_a_url_mapping_honoured(tmp_path: Pa
         "schemas/bill.json:11:7: remote $ref 'https://elsewhere.test/x.json' is refused: no "
         "[tool.maverick-codegen.refs] prefix maps https://elsewhere.test/x.json to a local "
         "folder, and nothing is fetched from the network (NO_REMOTE_REF)",
-        "schemas/bill.json:14:7: $ref '../outside.json' escapes the schema folder "
+        "schemas/bill.json:14:7: $ref '../outside.json' escapes the schema folder: move what it "
+        "names inside, or name it by a URL that [tool.maverick-codegen.refs] maps "
         "(REF_INSIDE_TREE)",
         "schemas/bill.json:17:7: $ref 'missing.json' names no schema file (REF_RESOLVES)",
         "schemas/bill.json:20:7: $ref '#/$defs/nope': '/$defs/nope' does not exist in bill.json "
