@@ -21,14 +21,15 @@ from codegen.core.errors import CodegenError
 from codegen.generate_cli import generate_options, print_report, run_generate
 from codegen.governance_cli import (
     breaking_options,
-    format_option,
     format_options,
+    lint_options,
     rules_options,
     run_breaking,
     run_format,
     run_lint,
     run_rules,
 )
+from codegen.init_cli import init_options, run_init
 from codegen.npm_cli import npm_option, prepare_npm
 
 __all__ = ["main"]
@@ -38,11 +39,13 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: its help line, how it adds its options, and what it runs."""
+    """One subcommand: its help line, how it adds its options, and what it runs (``setup``:
+    without a configuration, which it writes)."""
 
     help: str
-    run: Callable[[argparse.Namespace, Config, TextIO], int]
+    run: Callable[[argparse.Namespace, Config, TextIO], int] | None
     options: Callable[[argparse.ArgumentParser], None] = lambda parser: None
+    setup: Callable[[argparse.Namespace, TextIO], int] | None = None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -217,7 +220,7 @@ COMMANDS: dict[str, Command] = {
     "lint": Command(
         "fail (exit 1) when a schema breaks a lint rule; lists every finding",
         run_lint,
-        format_option,
+        lint_options,
     ),
     "format": Command(
         "rewrite schema files in the canonical layout (--check: list them, exit 1)",
@@ -235,6 +238,12 @@ COMMANDS: dict[str, Command] = {
         changelog_options,
     ),
     "rules": Command("list the lint and breaking-change rules", run_rules, rules_options),
+    "init": Command(
+        "write a [tool.maverick-codegen] table into pyproject.toml for a folder of schemas",
+        None,
+        init_options,
+        run_init,
+    ),
 }
 
 
@@ -242,9 +251,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
     args = _parser().parse_args(argv)
+    command = COMMANDS[args.command]
     try:
-        config = load_config(args.config)
-        return COMMANDS[args.command].run(args, config, out)
+        if command.setup is not None:
+            return command.setup(args, out)
+        assert command.run is not None
+        return command.run(args, load_config(args.config), out)
     except CodegenError as exc:
         print(f"error: {exc}" if exc.location is None else str(exc), file=sys.stderr)
         return EXIT_ERROR

@@ -11,17 +11,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config, config_location
 from codegen.core.errors import CodegenError, Location
-from codegen.core.report import FORMATS, render
+from codegen.core.report import FORMATS, Finding, render
+
+if TYPE_CHECKING:
+    from codegen.lint.table import LintSelection
 
 __all__ = [
     "against_option",
     "breaking_options",
     "format_option",
     "format_options",
+    "lint_options",
     "rules_options",
     "run_breaking",
     "run_format",
@@ -41,38 +45,107 @@ def format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def lint_options(parser: argparse.ArgumentParser) -> None:
+    format_option(parser)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="fail only on findings FILE does not record: a missing FILE records today's "
+        "findings; recorded findings that disappear are dropped from it",
+    )
+
+
 def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.lint.table import LINT_RULES, lint_tree, select_rules  # noqa: PLC0415
+    from codegen.lint.table import lint_tree, select_rules  # noqa: PLC0415
 
     selection = select_rules(config.lint, config.path)
     shown = config.display(config.schema_dir)
+    if args.baseline is not None and args.baseline.resolve().is_relative_to(
+        config.schema_dir.resolve()
+    ):
+        raise CodegenError(
+            f"the lint baseline {args.baseline} is inside schema_dir, where it would be read as "
+            "a schema: keep it elsewhere (e.g. lint-baseline.json beside pyproject.toml)",
+            Location(args.baseline),
+            "BASELINE",
+        )
     findings = lint_tree(
         config.schema_dir,
         dict(config.agents),
         config_path=args.config,
         display_root=shown,
         selection=selection,
+        options=config.loading,
     )
+    if args.baseline is not None:
+        return _against_baseline(args, findings, out, f"{shown}/")
     out.write(render(findings, args.format))
     if args.format == "text":
-        files = len(list(config.schema_dir.rglob("*.json")))
-        off = len(LINT_RULES) - len(selection.rules)
-        ignored = len(selection.ignore) + len(selection.ignore_only)
-        policy = ", ".join(
-            part
-            for part in (f"{off} off" if off else "", f"{ignored} ignores" if ignored else "")
-            if part
-        )
-        rules = f"{len(selection.rules)} lint rules" + (f" ({policy})" if policy else "")
+        rules = _rules_ran(selection)
         if findings:
-            source = f"{shown}/ from {rules}" if policy else f"{shown}/"
             print(
-                f"{len(findings)} lint findings in {source} (rules: maverick-codegen rules)",
+                f"{len(findings)} lint findings in {shown}/ from {rules}: fix each as it says, or "
+                "turn its rule off ([tool.maverick-codegen.lint] except, or ignore for a path; "
+                "maverick-codegen rules lists them), or record today's findings with --baseline "
+                "FILE",
                 file=out,
             )
         else:
+            files = len(list(config.schema_dir.rglob("*.json")))
             print(f"{files} schema files in {shown}/ pass {rules}", file=out)
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def _rules_ran(selection: LintSelection) -> str:
+    """``20 lint rules (13 off: HOUSE, 1 ignore)``: what the selection runs."""
+    from codegen.lint.table import LINT_RULES  # noqa: PLC0415
+
+    on = {rule.id for rule in selection.rules}
+    off = [rule for rule in LINT_RULES if rule.id not in on]
+    ignored = len(selection.ignore) + len(selection.ignore_only)
+    house = {rule.id for rule in off} == {rule.id for rule in LINT_RULES if rule.house}
+    parts = [f"{len(off)} off" + (": HOUSE" if house else "") if off else ""]
+    parts.append(f"{ignored} ignores" if ignored else "")
+    policy = ", ".join(part for part in parts if part)
+    return f"{len(selection.rules)} lint rules" + (f" ({policy})" if policy else "")
+
+
+def _against_baseline(
+    args: argparse.Namespace, findings: list[Finding], out: TextIO, shown: str
+) -> int:
+    """The findings ``--baseline FILE`` does not record; records them all when FILE is new, and
+    drops the recorded findings that are gone."""
+    from codegen.lint.baseline import Baseline, read_baseline, write_baseline  # noqa: PLC0415
+
+    path: Path = args.baseline
+    if not path.exists():
+        write_baseline(path, findings)
+        out.write(render([], args.format))
+        if args.format == "text":
+            print(
+                f"recorded {len(findings)} lint findings of {shown} in {path}: from now on, "
+                f"lint --baseline {path} fails only on new ones",
+                file=out,
+            )
+        return EXIT_OK
+    result = Baseline.split(findings, read_baseline(path))
+    if result.gone:
+        write_baseline(path, result.kept)
+    out.write(render(result.new, args.format))
+    if args.format == "text":
+        gone = f"; {result.gone} fixed since, dropped from it" if result.gone else ""
+        recorded = f"{len(result.kept)} recorded in {path}{gone}"
+        if result.new:
+            print(
+                f"{len(result.new)} new lint findings in {shown} ({recorded}): fix each as it "
+                "says, or turn its rule off ([tool.maverick-codegen.lint] except, or ignore for a "
+                "path)",
+                file=out,
+            )
+        else:
+            print(f"no new lint findings in {shown} ({recorded})", file=out)
+    return EXIT_FINDINGS if result.new else EXIT_OK
 
 
 def format_options(parser: argparse.ArgumentParser) -> None:
@@ -224,7 +297,7 @@ def run_rules(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     breaking = _breaking_selection(None, config)
     tables: dict[str, list[tuple[str, str, bool, list[str], str]]] = {
         "lint": [
-            (r.id, r.category, r.id in lint_on, lint.ignored_in(r.id), r.purpose)
+            (r.id, ",".join(r.categories), r.id in lint_on, lint.ignored_in(r.id), r.purpose)
             for r in LINT_RULES
         ],
         "breaking": [

@@ -21,7 +21,7 @@ ROOTS = {"codegen": REPO / "codegen", "maverick": REPO / "src" / "maverick"}
 
 # Each layer of the generator and what it must never import (cli -> jobs -> core).
 CLI = ("codegen.cli", "codegen.governance_cli", "codegen.generate_cli", "codegen.changelog_cli",
-       "codegen.npm_cli")  # fmt: skip
+       "codegen.npm_cli", "codegen.init_cli")  # fmt: skip
 FORBIDDEN = {
     "codegen.core": ("codegen.generate", "codegen.lint", "codegen.breaking", *CLI),
     "codegen.generate": ("codegen.lint", "codegen.breaking", *CLI),

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+import attrs
 import referencing.jsonschema as spec
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Role",
     "by_name",
     "by_uri",
+    "draft_of",
 ]
 
 
@@ -144,22 +146,61 @@ class Draft:
         return f"Draft({self.name})"
 
 
+def _tolerant(specification: Any) -> Any:
+    """``referencing``'s reading of a draft that takes a malformed schema (an ``$id`` that is not
+    a string, ``properties`` that is not an object) as declaring nothing there, where the library
+    itself raises: the loader and the lint's metaschema check say what is wrong, with its place."""
+
+    def id_of(contents: Any) -> str | None:
+        try:
+            found = specification.id_of(contents)
+        except (AttributeError, TypeError):
+            return None
+        return found if isinstance(found, str) else None
+
+    def subresources_of(contents: Any) -> list[Any]:
+        try:
+            return list(specification.subresources_of(contents))
+        except (AttributeError, TypeError):
+            return []
+
+    def anchors_in(own: Any, contents: Any) -> list[Any]:
+        try:
+            return list(specification._anchors_in(own, contents))
+        except (AttributeError, TypeError):
+            return []
+
+    def maybe_in_subresource(segments: Any, resolver: Any, subresource: Any) -> Any:
+        try:
+            return specification.maybe_in_subresource(segments, resolver, subresource)
+        except (AttributeError, TypeError):
+            return resolver
+
+    return attrs.evolve(
+        specification,
+        id_of=id_of,
+        subresources_of=subresources_of,
+        anchors_in=anchors_in,
+        maybe_in_subresource=maybe_in_subresource,
+    )
+
+
 DRAFTS: tuple[Draft, ...] = (
     Draft("draft-04", "http://json-schema.org/draft-04/schema#", MappingProxyType(_DRAFT_04),
-          spec.DRAFT4, booleans=False, ref_alone=True, float_integers=False,
+          _tolerant(spec.DRAFT4), booleans=False, ref_alone=True, float_integers=False,
           contains_evaluates=False),
     Draft("draft-06", "http://json-schema.org/draft-06/schema#", MappingProxyType(_DRAFT_06),
-          spec.DRAFT6, booleans=True, ref_alone=True, float_integers=True,
+          _tolerant(spec.DRAFT6), booleans=True, ref_alone=True, float_integers=True,
           contains_evaluates=False),
     Draft("draft-07", "http://json-schema.org/draft-07/schema#", MappingProxyType(_DRAFT_07),
-          spec.DRAFT7, booleans=True, ref_alone=True, float_integers=True,
+          _tolerant(spec.DRAFT7), booleans=True, ref_alone=True, float_integers=True,
           contains_evaluates=False),
     Draft("2019-09", "https://json-schema.org/draft/2019-09/schema",
-          MappingProxyType(_DRAFT_2019_09), spec.DRAFT201909, booleans=True, ref_alone=False,
-          float_integers=True, contains_evaluates=False),
+          MappingProxyType(_DRAFT_2019_09), _tolerant(spec.DRAFT201909), booleans=True,
+          ref_alone=False, float_integers=True, contains_evaluates=False),
     Draft("2020-12", "https://json-schema.org/draft/2020-12/schema",
-          MappingProxyType(_DRAFT_2020_12), spec.DRAFT202012, booleans=True, ref_alone=False,
-          float_integers=True, contains_evaluates=True),
+          MappingProxyType(_DRAFT_2020_12), _tolerant(spec.DRAFT202012), booleans=True,
+          ref_alone=False, float_integers=True, contains_evaluates=True),
 )  # fmt: skip
 
 DEFAULT_DRAFT = DRAFTS[-1]
@@ -180,3 +221,14 @@ def by_uri(uri: object) -> Draft | None:
 
 def names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
+
+
+def draft_of(raw: Any, default: Draft) -> Draft:
+    """The draft a document's ``$schema`` names (``default`` without one); ValueError for an
+    unknown one."""
+    if not isinstance(raw, dict) or "$schema" not in raw:
+        return default
+    draft = by_uri(raw["$schema"])
+    if draft is None:
+        raise ValueError(f"unknown $schema {raw['$schema']!r}")
+    return draft

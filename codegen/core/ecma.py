@@ -21,10 +21,9 @@ URIs, each ``$id`` and anchor as its draft reads them.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urldefrag, urljoin
 
@@ -32,7 +31,7 @@ import jsonschema
 import regress
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
-from referencing.jsonschema import DRAFT202012, lookup_recursive_ref
+from referencing.jsonschema import lookup_recursive_ref
 
 from codegen.core.loader import SchemaFile, SchemaTree
 
@@ -41,8 +40,6 @@ __all__ = [
     "EcmaDraft7Validator",
     "EcmaDraft202012Validator",
     "ecma_search",
-    "file_registry",
-    "subschema_validator",
     "tree_registry",
     "validator_at",
 ]
@@ -228,21 +225,3 @@ def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "")
     base = urldefrag(urljoin(schema.uri, own)).url if own else schema.uri
     ref = base + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
     return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
-
-
-def file_registry(files: Iterable[tuple[Path, dict[str, Any]]]) -> Registry[Any]:
-    """Every ``(path, document)`` under its file URI, ``$id`` dropped: references resolve by
-    file path, exactly as the generator resolves them (whatever the ``$id`` values say).
-    ``$schema`` is dropped too: through a ``$ref``, python-jsonschema would otherwise switch to
-    its own validator class, whose patterns are Python's ``re``, not ECMA-262."""
-    resources = []
-    for path, data in files:
-        contents = {k: v for k, v in data.items() if k not in ("$id", "$schema")}
-        resources.append((path.resolve().as_uri(), DRAFT202012.create_resource(contents)))
-    return Registry().with_resources(resources)
-
-
-def subschema_validator(registry: Registry[Any], path: Path, pointer: str) -> Any:
-    """The ECMA validator of the subschema at ``pointer`` of the file at ``path``."""
-    ref = path.resolve().as_uri() + "#" + quote(pointer, safe="/~$!&'()*+,;=:@")
-    return EcmaDraft202012Validator({"$ref": ref}, registry=registry)

@@ -14,15 +14,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from codegen.core.errors import Location, SchemaError
 from codegen.core.filecache import read_bytes
 from codegen.core.jsonparse import parse_schema
-from codegen.core.jsonpos import JsonPositions, resolve_pointer
+from codegen.core.jsonpos import JsonPositions
 from codegen.core.names import Names, derive
 from codegen.core.paths import rel_path
 from codegen.core.resolve import LoadOptions, Problem, Resolved, Source, draft_of, resolve_sources
@@ -32,7 +30,6 @@ from codegen.core.walk import (
     SCHEMA_MAP,
     SCHEMA_ONE,
     iter_subschemas,
-    joined,
     pointer_of,
 )
 
@@ -44,7 +41,6 @@ __all__ = [
     "LoadOptions",
     "SchemaFile",
     "SchemaTree",
-    "check_refs",
     "digest_bytes",
     "is_class_name",
     "iter_subschemas",
@@ -58,69 +54,13 @@ __all__ = [
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
-def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
-    """Refuse a ``$ref`` of ``schema`` that is remote, leaves the tree or names nothing."""
-    for path, node in schema.ref_nodes:
-        ref = node["$ref"]
-        where = _LazyLocation(schema, f"{pointer_of(path)}/$ref")
-        if not isinstance(ref, str):
-            raise SchemaError("$ref must be a string", where.get(), "REF")
-        parts = urlsplit(ref)
-        if parts.scheme or parts.netloc:
-            raise SchemaError(
-                f"remote $ref {ref!r} is refused (no network is ever touched): "
-                "reference a file in the schema folder by relative path",
-                where.get(),
-                "NO_REMOTE_REF",
-            )
-        target, _, fragment = ref.partition("#")
-        if target:
-            try:
-                rel = PurePosixPath(joined(schema.folder, target))
-            except ValueError:
-                raise SchemaError(
-                    f"$ref {ref!r} escapes the schema folder", where.get(), "REF_INSIDE_TREE"
-                ) from None
-            if rel not in rels or target.startswith("/"):
-                raise SchemaError(f"$ref {ref!r} names no schema file", where.get(), "REF_RESOLVES")
-            target_file = files[rel]
-        else:
-            target_file = schema
-        if fragment and not _pointer_exists(target_file.data, unquote(fragment)):
-            raise SchemaError(
-                f"$ref {ref!r}: {fragment!r} does not exist in {target_file.rel}",
-                where.get(),
-                "REF_RESOLVES",
-            )
-
-
-@dataclass(frozen=True, slots=True)
-class _LazyLocation:
-    """A location computed only when an error needs it (positions cost a scan of the text)."""
-
-    schema: SchemaFile
-    pointer: str
-
-    def get(self) -> Location:
-        return self.schema.loc(self.pointer)
-
-
-def _pointer_exists(document: Any, pointer: str) -> bool:
-    if pointer and not pointer.startswith("/"):
-        return False
-    try:
-        resolve_pointer(document, pointer)
-    except LookupError:
-        return False
-    return True
-
-
 def load_tree(
     root: Path,
     *,
     reuse: SchemaTree | None = None,
     read: Mapping[str, bytes] | None = None,
     options: LoadOptions | None = None,
+    problems: list[Problem] | None = None,
 ) -> SchemaTree:
     """Load and check every ``*.json`` file below ``root``.
 
@@ -128,7 +68,7 @@ def load_tree(
     a schema of its draft, a missing or duplicate ``$id`` or title, and any reference that
     names nothing, leaves ``root`` or names a URL no mapping of ``options`` leads to.
     ``reuse``: as :func:`load_texts`. ``read`` holds the bytes of files the caller read
-    already, by POSIX path relative to ``root``.
+    already, by POSIX path relative to ``root``. ``problems``: as :func:`load_texts`.
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
@@ -136,7 +76,7 @@ def load_tree(
     for name, path in schema_paths(root):
         raw = read[name] if read is not None and name in read else read_bytes(str(path))
         texts[rel_path(name)] = raw
-    return load_texts(root, texts, reuse=reuse, options=options)
+    return load_texts(root, texts, reuse=reuse, options=options, problems=problems)
 
 
 def schema_paths(root: Path) -> list[tuple[str, Path]]:
@@ -170,12 +110,18 @@ def load_texts(
     *,
     reuse: SchemaTree | None = None,
     options: LoadOptions | None = None,
+    problems: list[Problem] | None = None,
 ) -> SchemaTree:
     """:func:`load_tree` of files given by relative path and content, as if below ``root``
     (the schema folder at a git revision is read this way, without writing it anywhere). A
     file of ``reuse`` (an earlier load of the same folder) whose bytes are the same is taken
     as it was parsed then, and as it was read then when nothing it was read from changed;
-    every check runs again on the whole tree."""
+    every check runs again on the whole tree.
+
+    ``problems`` (the lint's permissive reading): only a file that is not a readable JSON
+    object raises; every other problem is appended there (an unknown ``$schema`` is read as
+    ``default_draft``), a duplicate ``$id`` is left to the lint's rules, and the tree is read
+    on (:func:`codegen.core.resolve.resolve_sources`)."""
     options = options or LoadOptions()
     earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
     parsed: dict[PurePosixPath, tuple[str, Any, JsonPositions]] = {}
@@ -192,22 +138,24 @@ def load_texts(
         raise SchemaError(f"no *.json schema files below {root}", Location(root))
     sources = []
     base = root.resolve()
-    for rel, (_, data, positions) in parsed.items():
+    for rel, (_, data, _) in parsed.items():
         try:
             draft = draft_of(data, options.default_draft)
         except ValueError as exc:
-            line, column = positions.line_col("/$schema")
-            where = Location(root / rel, line, column, "/$schema")
-            raise SchemaError(
-                f"{exc}: use one of the JSON Schema drafts' metaschema URIs (draft-04 to 2020-12)",
-                where,
-                "DRAFT",
-            ) from None
+            message = (
+                f"{exc}: use one of the JSON Schema drafts' metaschema URIs (draft-04 to 2020-12)"
+            )
+            unknown = Problem(rel, "/$schema", message, "DRAFT")
+            if problems is None:
+                raise _located(unknown, parsed, root) from None
+            problems.append(unknown)
+            draft = options.default_draft
         sources.append(Source(rel, root / rel, (base / rel).as_uri(), data, draft))
-    _check_unique_ids(root, sources, parsed)
+    if problems is None:
+        _check_unique_ids(root, sources, parsed)
     try:
         scanned = reuse.scans if reuse is not None and reuse.root == root else {}
-        resolved, scans = resolve_sources(root, sources, options, scanned)
+        resolved, scans = resolve_sources(root, sources, options, scanned, problems)
     except Problem as problem:
         raise _located(problem, parsed, root) from None
     names = derive(
@@ -240,7 +188,7 @@ def _check_unique_ids(
             line, column = parsed[source.rel][2].line_col(key)
             raise SchemaError(
                 f"$id {found!r} is already used by {root / seen[uri]}: a reference to it would "
-                "name both files",
+                "name both files: give each file its own $id",
                 Location(root / source.rel, line, column, key),
                 "ID_UNIQUE",
             )

@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri
+from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri, draft_of
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.rewrite import Problem, Resolved, Rewriter, Source, Target
 from codegen.core.translate import children, internal_pointer
@@ -65,17 +65,7 @@ class Scan:
     refs: list[tuple[str, str, Any, str, bool]] = field(default_factory=list)  # (pointer of
     # the schema, keyword, value, base URI, kept)
     plain: bool = True  # a 2020-12 document that is its own internal form (references aside)
-
-
-def draft_of(raw: Any, default: Draft) -> Draft:
-    """The draft a document's ``$schema`` names (``default`` without one); ValueError for an
-    unknown one."""
-    if not isinstance(raw, dict) or "$schema" not in raw:
-        return default
-    draft = by_uri(raw["$schema"])
-    if draft is None:
-        raise ValueError(f"unknown $schema {raw['$schema']!r}")
-    return draft
+    problems: list[Problem] = field(default_factory=list)  # what makes it no schema of its draft
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -95,6 +85,7 @@ def _pointer(tokens: tuple[str, ...]) -> str:
 def scan(source: Source, node: Any = None, at: str = "", base: str | None = None) -> Scan:
     """Read ``source`` (or its subschema ``node`` at ``at``, under ``base``) by its draft."""
     draft, spec = source.draft, source.draft.specification
+    id_key = "id" if draft.keywords.get("id") == Role.ID else "$id"
     found = Scan(plain=draft is DRAFTS[-1] and node is None)
     named = ("$anchor", "$dynamicAnchor") if "$anchor" in draft.keywords else ("$id", "id")
     refs = [k for k in ("$ref", "$dynamicRef", "$recursiveRef") if k in draft.keywords]
@@ -107,14 +98,19 @@ def scan(source: Source, node: Any = None, at: str = "", base: str | None = None
         path, sub, kept, here, owner = pending.pop()
         if not isinstance(sub, dict):
             continue
-        identifier = spec.id_of(sub)
+        identifier = spec.id_of(sub)  # None for one that is not a string
+        if id_key in sub and not isinstance(sub[id_key], str):
+            where = f"{at}{_pointer(path)}/{id_key}"
+            found.problems.append(Problem(source.rel, where, f"{id_key} must be a string", "JSON"))
         if identifier is not None or not (path or at):
             owner = at + _pointer(path)
             here = urljoin(here, identifier.rstrip("#")) if identifier is not None else here
             found.resources[owner] = here
             if owner and "$schema" in sub and by_uri(sub["$schema"]) is not draft:
-                message = f"an embedded resource in another draft than {draft.name} is refused"
-                raise Problem(source.rel, f"{owner}/$schema", message, "DRAFT")
+                message = (f"an embedded resource in another draft ({sub['$schema']!r}) than its "
+                           f"file's ({draft.name}) is not supported: write it in {draft.name}, "
+                           "or as a file of its own")  # fmt: skip
+                found.problems.append(Problem(source.rel, f"{owner}/$schema", message, "DRAFT"))
         if found.plain and not sub.keys() <= (_PLAIN if path else _PLAIN_ROOT):
             found.plain = False
         if named[0] in sub or named[1] in sub:
@@ -141,8 +137,15 @@ class _Unmapped(Exception):
 
 class _Reader:
     def __init__(
-        self, root: Path, options: LoadOptions, sources: list[Source], known: Mapping[Any, Scan]
+        self,
+        root: Path,
+        options: LoadOptions,
+        sources: list[Source],
+        known: Mapping[Any, Scan],
+        problems: list[Problem] | None = None,
     ) -> None:
+        self.problems = problems  # None: stop at the first problem; else collect them all
+        self.failed: set[tuple[PurePosixPath, str, str]] = set()  # references left out
         self.root_uri = root.resolve().as_uri() + "/"
         self.options = options
         self.sources: dict[PurePosixPath, Source] = {}
@@ -160,6 +163,7 @@ class _Reader:
         self.sources[source.rel] = source
         found = cached if cached is not None else scan(source)
         self.scans[source.rel] = found
+        self._report(*found.problems)
         self.pending += [(source, ref) for ref in found.refs if ref[4]]
         self.by_uri.setdefault(source.uri, (source, ""))
         for pointer, uri in found.resources.items():
@@ -202,7 +206,18 @@ class _Reader:
     def resolve_all(self) -> None:
         while self.pending:
             source, ref = self.pending.pop()
-            self.pending += self._resolve(source, *ref[:4])
+            try:
+                self.pending += self._resolve(source, *ref[:4])
+            except Problem as problem:
+                self._report(problem)  # permissive: the reference is left out
+                self.failed.add((source.rel, ref[0], ref[1]))
+
+    def _report(self, *problems: Problem) -> None:
+        """Stop at a problem, or (permissive) note it and read on."""
+        if self.problems is not None:
+            self.problems += problems
+        elif problems:
+            raise problems[0]
 
     def _resolve(
         self, source: Source, pointer: str, key: str, value: Any, base: str
@@ -252,6 +267,7 @@ class _Reader:
         )
         owner = max((p for p in found.resources if at == p or at.startswith(p + "/")), key=len)
         inner = scan(target, resolve_pointer(target.raw, at), at, found.resources[owner])
+        self._report(*inner.problems)
         for (resource, name), anchor in inner.anchors.items():
             found.anchors.setdefault((resource or owner, name), anchor)
         return [(target, ref) for ref in inner.refs if ref[4]]
@@ -263,8 +279,9 @@ class _Reader:
         if not urlsplit(value).scheme and not source.external:
             # A relative reference: read against the file's own path, where does it lead?
             if not by_path.startswith(self.root_uri):
-                return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder",
-                               "REF_INSIDE_TREE")  # fmt: skip
+                return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder: "
+                               "move what it names inside, or name it by a URL that [tool."
+                               "maverick-codegen.refs] maps", "REF_INSIDE_TREE")  # fmt: skip
             if by_path != uri and by_path in self.files:
                 return Problem(
                     source.rel,
@@ -305,19 +322,24 @@ def resolve_sources(
     sources: list[Source],
     options: LoadOptions,
     known: Mapping[Any, Scan] | None = None,
+    problems: list[Problem] | None = None,
 ) -> tuple[list[Resolved], dict[Any, Scan]]:
     """Every source, and every external document their references reach, read as every job
     reads them (tree files first, in the order given), and the scans of the tree files (for
     ``known`` in a later call: a file read again is not scanned again). Raises
-    :class:`Problem`."""
-    reader = _Reader(root, options, sources, known or {})
+    :class:`Problem`; with ``problems`` (lint's permissive reading) appends every one there and
+    reads on: a reference to nothing, or a value its draft cannot read, is left out."""
+    reader = _Reader(root, options, sources, known or {}, problems)
     reader.resolve_all()
     moved: dict[PurePosixPath, set[str]] = {}
     for rel, at in reader.moved:
         moved.setdefault(rel, set()).add(at)
-    rewriter = Rewriter(reader.targets, reader.dynamic_anchors(), moved)
+    failed = None if problems is None else reader.failed
+    rewriter = Rewriter(reader.targets, reader.dynamic_anchors(), moved, failed)
     plain = {rel for rel, read in reader.scans.items() if read.plain}
     resolved = [rewriter.internal(s, plain=s.rel in plain) for s in reader.sources.values()]
+    if problems is not None:
+        problems += rewriter.problems
     touched = {rel for rel, _ in reader.moved}
     scans = {
         (s.rel, s.uri, s.draft.name, id(s.raw)): reader.scans[s.rel]

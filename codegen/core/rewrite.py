@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from codegen.core.drafts import Draft
-from codegen.core.jsonpos import resolve_pointer
-from codegen.core.translate import Internal, TranslationError, internal_pointer, translate
+from codegen.core.jsonpos import pointer_tokens, resolve_pointer
+from codegen.core.translate import LEFT_OUT, Internal, TranslationError, internal_pointer, translate
 from codegen.core.walk import joined
 
 __all__ = ["Problem", "Resolved", "Rewriter", "Source", "Target"]
@@ -72,7 +72,9 @@ class Rewriter:
     ``targets``: (source name, pointer of the schema holding the reference, keyword) -> target;
     ``resources``: source name -> each resource's pointer -> its dynamic anchors' pointers;
     ``moved``: source name -> the pointers references target where its draft reads no schema
-    (the internal form moves them under the root's ``$defs``).
+    (the internal form moves them under the root's ``$defs``). ``failed`` (lint's permissive
+    reading): the references that resolve to nothing, left out of the internal form; a value the
+    draft cannot read is left out too, its problem kept in :attr:`problems`.
     """
 
     def __init__(
@@ -80,9 +82,12 @@ class Rewriter:
         targets: Mapping[tuple[PurePosixPath, str, str], Target],
         resources: Mapping[PurePosixPath, Mapping[str, Mapping[str, str]]],
         moved: Mapping[PurePosixPath, Collection[str]],
+        failed: Collection[tuple[PurePosixPath, str, str]] | None = None,
     ) -> None:
         self.targets = targets
         self.resources = resources
+        self.failed = failed
+        self.problems: list[Problem] = []
         self.moved = {rel: frozenset(at) for rel, at in moved.items()}
         self.refs: dict[PurePosixPath, list[tuple[str, str]]] = {}
         for rel, pointer, key in targets:
@@ -111,10 +116,16 @@ class Rewriter:
                 resolved.dynamic[here or at] = self.targets[(source.rel, at, key)][2]
             return self.value(source, at, key, written, moved)
 
-        try:
-            resolved.internal = translate(source.raw, source.draft, value, moved)
-        except TranslationError as exc:
-            raise Problem(source.rel, exc.pointer, exc.message, "JSON") from None
+        document = source.raw
+        while resolved.internal.data is None:
+            try:
+                resolved.internal = translate(document, source.draft, value, moved)
+            except TranslationError as exc:
+                problem = Problem(source.rel, exc.pointer, exc.message, "JSON")
+                if self.failed is None or not exc.pointer:
+                    raise problem from None
+                self.problems.append(problem)
+                document = _without(document, exc.pointer)
         for root, anchors in self.resources[source.rel].items():
             inner_root = internal_pointer(source.raw, source.draft, root, moved)
             if inner_root is None:
@@ -128,6 +139,8 @@ class Rewriter:
     def value(self, source: Source, at: str, key: str, written: Any, moved: Collection[str]) -> Any:
         """The internal value of the reference ``key`` of the schema at ``at``."""
         found = self.targets.get((source.rel, at, key))
+        if found is None and self.failed is not None and (source.rel, at, key) in self.failed:
+            return LEFT_OUT
         if found is None:  # ignored where it stands, and never targeted: never read
             return written
         target, pointer, _ = found
@@ -135,6 +148,23 @@ class Rewriter:
         inner = internal_pointer(target.raw, target.draft, pointer, target_moved)
         assert inner is not None, (target.rel, pointer)
         return _written(source, written, target, inner)
+
+
+def _without(document: Any, pointer: str) -> Any:
+    """A copy of ``document`` without the value at ``pointer`` (an entry of a list is read as
+    ``{}``, so that the pointers after it stay as written); only the path to it is copied."""
+    *parents, last = pointer_tokens(pointer)
+    top = copy = dict(document) if isinstance(document, dict) else list(document)
+    for token in parents:
+        key: Any = int(token) if isinstance(copy, list) else token
+        inner = copy[key]
+        copy[key] = inner = dict(inner) if isinstance(inner, dict) else list(inner)
+        copy = inner
+    if isinstance(copy, list):
+        copy[int(last)] = {}
+    else:
+        del copy[last]
+    return top
 
 
 def _literal(source: Source, written: str) -> tuple[Source | str, str] | None:

@@ -31,7 +31,8 @@ from typing import Any
 from codegen.core.drafts import ANNOTATIONS, Draft, Role
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 
-__all__ = ["Internal", "TranslationError", "children", "internal_pointer", "positions", "translate"]
+__all__ = ["LEFT_OUT", "Internal", "TranslationError", "children", "internal_pointer",
+           "positions", "translate"]  # fmt: skip
 
 _SCHEMA_ONE = frozenset({Role.SCHEMA, Role.ANNOTATION_SCHEMA})
 _SCHEMA_MANY = frozenset({Role.SCHEMA_MAP, Role.SCHEMA_LIST, Role.DEFS})
@@ -200,7 +201,9 @@ def internal_pointer(
 
 
 RefValue = Callable[[str, str, Any], Any]
-"""The internal value of a reference: (file pointer of its schema, keyword, value) -> value."""
+"""The internal value of a reference: (file pointer of its schema, keyword, value) -> value,
+or :data:`LEFT_OUT` to leave the reference out (lint reads on past one that names nothing)."""
+LEFT_OUT: Any = object()
 
 
 class _Translator:
@@ -240,10 +243,15 @@ class _Translator:
         if role == Role.ID:
             if at == "":
                 out["$id"] = value
+                if key != "$id":
+                    self.rename("/$id", here)  # draft-04's id
             return key != "$id" or at != ""
         if role in (Role.REF, Role.DYNAMIC_REF):
             internal_key = "$ref" if role == Role.REF else "$dynamicRef"
-            out[internal_key] = new = self.refs(at, key, value)
+            new = self.refs(at, key, value)
+            if new is LEFT_OUT:
+                return True
+            out[internal_key] = new
             if internal_key != key:
                 self.rename(f"{to}/{internal_key}", here)
             return new is not value or internal_key != key

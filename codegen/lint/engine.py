@@ -1,15 +1,16 @@
 """The machinery of ``maverick-codegen lint``: permissive reading, shared views, collection.
 
 The rules are rows of a table (:data:`codegen.lint.table.LINT_RULES`): a stable id, a category,
-a purpose and a small function from a :class:`LintContext` to findings. Unlike
-:func:`codegen.core.loader.load_tree`, which stops at the first problem, lint reads the tree
-permissively (only unreadable files are errors, exit 2) and reports every finding.
+a purpose and a small function from a :class:`LintContext` to findings. Lint reads the tree as
+every job does (:func:`codegen.core.loader.load_tree`: each file by its draft, every reference
+resolved, the internal form), but permissively: only unreadable files are errors (exit 2); every
+problem the loader would raise is kept (:attr:`LintContext.problems`) and reported by its rule,
+all of them, and the tree is read on without what each concerns.
 
-The generator's own checks (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`
-and the loader's ``$ref`` check) raise at their first problem. :func:`collect` reuses them
-unchanged: after each error it neutralizes the node the error points at in a private copy of
-the document and runs the check again, so one run reports every problem with its position in
-the original text.
+The generator's own checks (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`)
+raise at their first problem. :func:`collect` reuses them unchanged: after each error it
+neutralizes the node the error points at in a private copy of the document and runs the check
+again, so one run reports every problem with its position in the original text.
 """
 
 from __future__ import annotations
@@ -24,25 +25,27 @@ from typing import Any
 
 import jsonschema
 from referencing import Registry
+from referencing.exceptions import Unresolvable
 
-from codegen.core.ecma import file_registry, subschema_validator
+from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.errors import Location, SchemaError
-from codegen.core.jsonpos import JsonPositions, escape_pointer, pointer_tokens, resolve_pointer
-
-# The loader's own parser and $ref check, reused so that lint and generate agree exactly.
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import (
     SCHEMA_LIST,
     SCHEMA_MAP,
     SCHEMA_ONE,
+    LoadOptions,
     SchemaFile,
     SchemaTree,
-    check_refs,
-    parse_schema,
+    load_tree,
 )
 from codegen.core.report import Finding
+from codegen.core.resolve import Problem
 from codegen.generate.bundle import structured_output_schema
 
 __all__ = [
+    "HOUSE",
+    "PROBLEM_RULES",
     "LintContext",
     "LintRule",
     "collect",
@@ -54,14 +57,23 @@ __all__ = [
 RULE_KEYS = frozenset({"if", "then", "else", "not", "dependentSchemas"})
 
 
+HOUSE = "HOUSE"  # the category of this repository's conventions, off unless selected
+
+
 @dataclass(frozen=True)
 class LintRule:
-    """One lint rule: its stable id, category, purpose and check."""
+    """One lint rule: its stable id, category, purpose and check; ``house``: one of this
+    repository's conventions (category ``HOUSE`` too), which a project turns on explicitly."""
 
     id: str
     category: str
     purpose: str
     check: Callable[[LintContext], Iterator[Finding]]
+    house: bool = False
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return (self.category, HOUSE) if self.house else (self.category,)
 
 
 def iter_schema_nodes(
@@ -157,81 +169,87 @@ def collect(
     return errors, current
 
 
-def read_tree(root: Path) -> SchemaTree:
-    """Every ``*.json`` file below ``root``, parsed with positions and not otherwise checked.
+def read_tree(root: Path, options: LoadOptions | None = None) -> tuple[SchemaTree, list[Problem]]:
+    """Every ``*.json`` file below ``root``, read as every job reads it, and every problem the
+    loader would raise (permissive: :func:`codegen.core.loader.load_tree` with ``problems``).
 
-    Raises :class:`SchemaError` (exit 2) for a missing folder, no files, or a file that is
-    not a readable JSON object: lint reports everything else as findings.
+    Raises :class:`SchemaError` (exit 2) for a missing folder, no files, or a file that is not
+    a readable JSON object: lint reports everything else as findings.
     """
-    if not root.is_dir():
-        raise SchemaError(f"schema folder {root} does not exist", Location(root))
-    files = []
-    for path in sorted(root.rglob("*.json"), key=lambda p: p.relative_to(root).as_posix()):
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise SchemaError(f"cannot read the file: {exc.strerror}", Location(path)) from exc
-        text, data = parse_schema(path, raw)
-        if not isinstance(data, dict):
-            raise SchemaError("a schema file must hold a JSON object", Location(path), "JSON")
-        rel = PurePosixPath(path.relative_to(root).as_posix())
-        files.append(SchemaFile(path, rel, text, data, JsonPositions(text)))
-    if not files:
-        raise SchemaError(f"no *.json schema files below {root}", Location(root))
-    return SchemaTree(root, tuple(files))
+    problems: list[Problem] = []
+    tree = load_tree(root, options=options, problems=problems)
+    return tree, problems
+
+
+# The lint rule that reports each kind of problem the loader raises (Problem.rule).
+PROBLEM_RULES = {
+    "NO_REMOTE_REF": "NO_REMOTE_REF",
+    "REF_INSIDE_TREE": "REF_INSIDE_TREE",
+    "REF_RESOLVES": "REF_RESOLVES",
+    "REF": "REF_RESOLVES",  # a reference that is not a string, a $recursiveRef not "#"
+    "ID_MIRRORS_PATH": "REF_RESOLVES",  # a relative $ref that the file's $id leads nowhere
+    "DRAFT": "DRAFT_KNOWN",  # an unknown $schema, an embedded resource of another draft
+    "JSON": "METASCHEMA_VALID",  # a value its draft cannot read as a schema
+}
 
 
 @dataclass
 class LintContext:
-    """What the rules read: the tree as written, the agents, and shared derived views."""
+    """What the rules read: the loaded tree, the loader's problems, the agents, shared views."""
 
     tree: SchemaTree
     agents: Mapping[str, str]
     config_path: Path | None = None
     display_root: str | None = None
+    problems: tuple[Problem, ...] = ()
 
     def shown(self, schema: SchemaFile) -> str:
         """The path of ``schema`` as findings show it."""
+        if schema.external:  # a document a URL mapping leads to: from the project's root
+            root = self.tree.root.resolve()
+            for _ in filter(None, (self.display_root or "").split("/")):
+                root = root.parent  # the schema folder is display_root below the project's root
+            path = schema.path.resolve()
+            if self.display_root is not None and path.is_relative_to(root):
+                return path.relative_to(root).as_posix()
+            return str(schema.path)
         if self.display_root is None:
             return str(schema.path)
         return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)
 
     def finding(self, schema: SchemaFile, pointer: str, rule: str, message: str) -> Finding:
+        """A finding at internal ``pointer`` of ``schema``, placed in the file as written."""
         return Finding.at(schema.loc(pointer), rule, message, path=self.shown(schema))
+
+    def finding_in_file(self, schema: SchemaFile, pointer: str, rule: str, message: str) -> Finding:
+        """A finding at ``pointer`` of the file as written."""
+        return Finding.at(schema.loc_in_file(pointer), rule, message, path=self.shown(schema))
 
     def error_finding(self, schema: SchemaFile, error: SchemaError, rule: str) -> Finding:
         """A finding of lint rule ``rule`` from an error of one of the generator's checks."""
         where = error.location or schema.loc()
         return Finding.at(where, rule, error.message, path=self.shown(schema))
 
-    @cached_property
-    def ref_errors(self) -> Mapping[PurePosixPath, list[SchemaError]]:
-        """The loader's ``$ref`` errors of every file, all of them."""
-        return {rel: errors for rel, (errors, _) in self._ref_check.items()}
-
-    @cached_property
-    def clean(self) -> SchemaTree:
-        """The tree with every ``$ref`` the loader refuses removed: tree helpers work on it."""
-        files = tuple(repaired for _, repaired in self._ref_check.values())
-        return SchemaTree(self.tree.root, files)
-
-    @cached_property
-    def _ref_check(self) -> dict[PurePosixPath, tuple[list[SchemaError], SchemaFile]]:
-        rels = set(self.tree.by_rel)
-        files: dict[Any, SchemaFile] = dict(self.tree.by_rel)
-        return {
-            schema.rel: collect(schema, lambda s: check_refs(s, rels, files))
-            for schema in self.tree.files
-        }
+    def problem_findings(self, rule: str) -> Iterator[tuple[Problem, Finding]]:
+        """The loader's problems that lint rule ``rule`` reports, as findings."""
+        for problem in self.problems:
+            if PROBLEM_RULES.get(problem.rule, "REF_RESOLVES") != rule:
+                continue
+            schema = self.tree.by_rel.get(problem.rel)
+            if schema is None:  # a document that could not be read at all
+                where = Location(self.tree.root / problem.rel, pointer=problem.pointer)
+                yield problem, Finding.at(where, rule, problem.message)
+            else:
+                yield problem, self.finding_in_file(schema, problem.pointer, rule, problem.message)
 
     @cached_property
     def agent_files(self) -> tuple[SchemaFile, ...]:
         """The agent contracts and every file they reference (what the Claude CLI sees)."""
-        by_title = self.clean.by_title
+        by_title = self.tree.by_title
         seen: dict[PurePosixPath, SchemaFile] = {}
         for title in self.agents.values():
             if title in by_title:
-                for schema in self.clean.closure(by_title[title]):
+                for schema in self.tree.closure(by_title[title]):
                     seen[schema.rel] = schema
         return tuple(seen[rel] for rel in sorted(seen))
 
@@ -239,26 +257,28 @@ class LintContext:
     def bundles(self) -> Mapping[str, dict[str, Any] | SchemaError]:
         """Each agent contract's ``output_format`` schema, or why it cannot be built."""
         result: dict[str, dict[str, Any] | SchemaError] = {}
-        for title in sorted(set(self.agents.values()) & set(self.clean.by_title)):
+        for title in sorted(set(self.agents.values()) & set(self.tree.by_title)):
             try:
-                result[title] = structured_output_schema(self.clean, self.clean.by_title[title])
+                result[title] = structured_output_schema(self.tree, self.tree.by_title[title])
             except SchemaError as exc:
                 result[title] = exc
         return result
 
     @cached_property
     def registry(self) -> Registry[Any]:
-        """Every file, as the generator resolves references (:func:`file_registry`)."""
-        return file_registry((schema.path, schema.data) for schema in self.clean.files)
+        """Every document as written, by its URI (:func:`codegen.core.ecma.tree_registry`)."""
+        return tree_registry(self.tree)
 
     def invalid(self, schema: SchemaFile, pointer: str, instance: Any) -> list[str]:
-        """Why ``instance`` is invalid under the subschema at ``pointer`` (empty when valid)."""
-        validator = subschema_validator(self.registry, schema.path, pointer)
+        """Why ``instance`` is invalid under the subschema at internal ``pointer`` of ``schema``,
+        judged by the file's own draft, as written (empty when valid): ``does not validate:
+        ...`` for each error, or ``could not be checked ...``."""
         try:
+            validator = validator_at(self.registry, schema, pointer)
             errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.path))
-        except Exception as exc:  # a malformed schema: METASCHEMA_VALID says why
-            return [f"it could not be checked ({type(exc).__name__}: {exc})"]
-        return [_error_text(e) for e in errors]
+        except Exception as exc:  # a malformed schema, a reference to nothing: other rules say why
+            return [_unchecked(exc)]
+        return [f"does not validate: {_error_text(e)}" for e in errors]
 
     def agent_location(self, agent: str) -> Location:
         """Where ``agent`` is declared in the configuration file (its line, when found)."""
@@ -273,6 +293,17 @@ class LintContext:
             if stripped.startswith((f"{agent} ", f"{agent}=", f'"{agent}"')):
                 return Location(self.config_path, number, line.index(stripped[0]) + 1)
         return Location(self.config_path)
+
+
+def _unchecked(exc: Exception) -> str:
+    cause = exc if isinstance(exc, Unresolvable) else exc.__cause__
+    if isinstance(cause, Unresolvable):
+        return (
+            f"could not be checked: a reference it reaches ({cause.ref}) resolves to nothing "
+            "(REF_RESOLVES or NO_REMOTE_REF says why)"
+        )
+    text = f"{type(exc).__name__}: {exc}"
+    return "could not be checked (" + (text if len(text) <= 160 else text[:157] + "...") + ")"
 
 
 def _error_text(error: jsonschema.ValidationError) -> str:

@@ -19,9 +19,11 @@ from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
+from codegen.core.translate import positions
 from codegen.generate.predicates import compile_predicates
 from codegen.generate.rules import find_rules
 from codegen.generate.support import check_supported
+from codegen.lint.drafts import undefined_keywords
 from codegen.lint.engine import LintContext, collect, iter_schema_nodes
 from codegen.lint.structure import definitions
 
@@ -60,27 +62,30 @@ def examples_present(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         examples = schema.data.get("examples")
         if not isinstance(examples, list) or not examples:
-            yield ctx.finding(schema, "", "EXAMPLES_PRESENT", "the contract has no examples")
+            message = "the contract has no examples: add examples, documents it accepts"
+            yield ctx.finding(schema, "", "EXAMPLES_PRESENT", message)
 
 
 def examples_valid(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             examples = node.get("examples")
             for index, example in enumerate(examples if isinstance(examples, list) else []):
                 for why in ctx.invalid(schema, pointer, example):
-                    message = f"example {index} does not validate: {why}"
+                    fix = "; correct the example or the schema" if why.startswith("does") else ""
+                    message = f"example {index} {why}{fix}"
                     yield ctx.finding(
                         schema, f"{pointer}/examples/{index}", "EXAMPLES_VALID", message
                     )
 
 
 def default_valid(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             if "default" in node:
                 for why in ctx.invalid(schema, pointer, node["default"]):
-                    message = f"default {json.dumps(node['default'])} does not validate: {why}"
+                    fix = "; correct the default or the schema" if why.startswith("does") else ""
+                    message = f"default {json.dumps(node['default'])} {why}{fix}"
                     yield ctx.finding(schema, f"{pointer}/default", "DEFAULT_VALID", message)
 
 
@@ -88,21 +93,28 @@ def default_valid(ctx: LintContext) -> Iterator[Finding]:
 
 
 def supported_construct(ctx: LintContext) -> Iterator[Finding]:
+    """Every keyword a file's draft does not define (generate ignores it), and whatever the
+    generator's own support check refuses in the internal form."""
+    yield from undefined_keywords(ctx)
     for schema in ctx.tree.files:
         for error in collect(schema, _guarded(schema, check_supported))[0]:
             yield ctx.error_finding(schema, error, "SUPPORTED_CONSTRUCT")
 
 
 def supported_rule(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.clean.files:
-        compile_all = functools.partial(_compile, tree=ctx.clean)
+    for schema in ctx.tree.files:
+        compile_all = functools.partial(_compile, tree=ctx.tree)
         for error in collect(schema, _guarded(schema, compile_all))[0]:
             yield ctx.error_finding(schema, error, "SUPPORTED_RULE")
 
 
 def _compile(schema: SchemaFile, *, tree: SchemaTree) -> object:
     """Compile every rule of ``schema`` into the predicates the generated validators run."""
-    pointers = [pointer for pointer, _ in find_rules(schema.data) if pointer]
+    pointers = [  # a dependentRequired entry is a list of names, checked as such
+        pointer
+        for pointer, _ in find_rules(schema.data)
+        if pointer and not pointer.startswith("/dependentRequired/")
+    ]
     return compile_predicates(tree, [(schema, pointer) for pointer in pointers], readable=False)
 
 
@@ -140,7 +152,10 @@ def agent_contract_exists(ctx: LintContext) -> Iterator[Finding]:
     shown = str(ctx.config_path or "pyproject.toml")
     for agent, title in sorted(ctx.agents.items()):
         if title not in titles:
-            message = f"agent {agent!r} names contract {title!r}, which no schema file defines"
+            message = (
+                f"agent {agent!r} names contract {title!r}, which no schema file defines: name a "
+                "contract's title in [tool.maverick-codegen.agents]"
+            )
             yield Finding.at(
                 ctx.agent_location(agent), "AGENT_CONTRACT_EXISTS", message, path=shown
             )
@@ -160,15 +175,16 @@ def agent_object_root(ctx: LintContext) -> Iterator[Finding]:
 
 
 def agent_keyword(ctx: LintContext) -> Iterator[Finding]:
-    for clean in ctx.agent_files:
-        schema = ctx.tree.by_rel[clean.rel]
-        for pointer, node, _ in iter_schema_nodes(schema.data):
-            for key in node:
+    for schema in ctx.agent_files:
+        for pointer, node, _ in positions(schema.document, schema.draft):
+            for key in node if isinstance(node, dict) else ():
                 if key in AGENT_FORBIDDEN or key.startswith("x-"):
-                    message = f"{key!r} is refused by the Claude CLI in an agent's output_format"
-                    yield ctx.finding(
-                        schema, f"{pointer}/{escape_pointer(key)}", "AGENT_KEYWORD", message
+                    message = (
+                        f"the Claude CLI refuses {key!r} in an agent's output_format, so generate "
+                        "leaves it out of it: remove it from the agent's contract"
                     )
+                    where = f"{pointer}/{escape_pointer(key)}"
+                    yield ctx.finding_in_file(schema, where, "AGENT_KEYWORD", message)
 
 
 def agent_output_format(ctx: LintContext) -> Iterator[Finding]:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from codegen.core.jsonpos import escape_pointer
 from codegen.core.report import Finding
 from codegen.lint.engine import LintContext
 
@@ -51,7 +52,7 @@ def canonical_text(data: dict[str, Any]) -> str:
 
 def json_formatted(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
-        expected = laid_out(schema.data)
+        expected = laid_out(schema.document)
         if schema.text == expected:
             continue
         offset = next(
@@ -68,7 +69,7 @@ def json_formatted(ctx: LintContext) -> Iterator[Finding]:
 
 def key_order(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
-        present = [key for key in schema.data if key in KEY_ORDER]
+        present = [key for key in schema.document if key in KEY_ORDER]
         expected = sorted(present, key=KEY_ORDER.index)
         for actual, wanted in zip(present, expected, strict=True):
             if actual != wanted:
@@ -76,5 +77,7 @@ def key_order(ctx: LintContext) -> Iterator[Finding]:
                     f"top-level keyword {actual!r} is out of order: write {', '.join(expected)} "
                     "(maverick-codegen format fixes it)"
                 )
-                yield ctx.finding(schema, f"/{actual}", "KEY_ORDER", message)
+                yield ctx.finding_in_file(
+                    schema, f"/{escape_pointer(actual)}", "KEY_ORDER", message
+                )
                 break

@@ -15,16 +15,12 @@ properties, and true or a schema would mark every property evaluated so that the
 from __future__ import annotations
 
 import contextlib
-import keyword
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import jsonschema
-
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
-from codegen.core.loader import DRAFT_2020_12, SchemaFile
+from codegen.core.loader import SchemaFile
 from codegen.core.report import Finding
 from codegen.generate.contract import declared_properties
 from codegen.lint.engine import LintContext, iter_schema_nodes
@@ -36,27 +32,15 @@ __all__ = [
     "described",
     "description_contract",
     "description_rule",
-    "draft_2020_12",
-    "file_name_matches_title",
     "id_mirrors_path",
     "id_present",
     "id_unique",
     "is_object",
-    "metaschema_valid",
-    "ref_rule",
     "required_declared",
     "required_no_default",
-    "snake_case",
-    "title_is_class_name",
-    "title_unique",
 ]
 
 Check = Callable[[LintContext], Iterator[Finding]]
-
-
-def snake_case(name: str) -> str:
-    """``FixerResult`` -> ``fixer_result``; ``HTTPResult`` -> ``http_result``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def described(node: Any) -> bool:
@@ -82,28 +66,14 @@ def definitions(schema: SchemaFile) -> Iterator[tuple[str, dict[str, Any]]]:
 # ---------------------------------------------------------------------------- identity
 
 
-def draft_2020_12(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        if schema.data.get("$schema") != DRAFT_2020_12:
-            message = f"$schema must be {DRAFT_2020_12!r}"
-            yield ctx.finding(schema, "/$schema", "DRAFT_2020_12", message)
-
-
-def metaschema_valid(ctx: LintContext) -> Iterator[Finding]:
-    meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
-    for schema in ctx.tree.files:
-        for error in meta.iter_errors(schema.data):
-            pointer = "".join(f"/{escape_pointer(p)}" for p in error.absolute_path)
-            message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-            yield ctx.finding(
-                schema, pointer, "METASCHEMA_VALID", f"not a valid draft 2020-12 schema: {message}"
-            )
-
-
 def id_present(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if not isinstance(schema.data.get("$id"), str) or not schema.data["$id"]:
-            yield ctx.finding(schema, "", "ID_PRESENT", "a contract needs a stable $id")
+            message = (
+                "a contract needs a stable $id: add one that ends with its path, e.g. "
+                f'"$id": "https://example.com/schemas/{schema.rel.as_posix()}"'
+            )
+            yield ctx.finding(schema, "", "ID_PRESENT", message)
 
 
 def id_unique(ctx: LintContext) -> Iterator[Finding]:
@@ -111,7 +81,8 @@ def id_unique(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if schema.schema_id in seen:
             message = (
-                f"$id {schema.schema_id!r} is already used by {ctx.shown(seen[schema.schema_id])}"
+                f"$id {schema.schema_id!r} is already used by {ctx.shown(seen[schema.schema_id])}: "
+                "give each file its own $id"
             )
             yield ctx.finding(schema, "/$id", "ID_UNIQUE", message)
         elif schema.schema_id:
@@ -127,7 +98,8 @@ def id_mirrors_path(ctx: LintContext) -> Iterator[Finding]:
         if not schema.schema_id.endswith("/" + rel):
             message = (
                 f"$id {schema.schema_id!r} does not end with the file's path {rel!r}: consumers "
-                "that resolve $ref by $id would not find the files the generator reads"
+                "that resolve $ref by $id would not find the files the generator reads; end it "
+                f"with /{rel}"
             )
             yield ctx.finding(schema, "/$id", "ID_MIRRORS_PATH", message)
         else:
@@ -136,76 +108,11 @@ def id_mirrors_path(ctx: LintContext) -> Iterator[Finding]:
         common = max(bases, key=lambda base: (len(bases[base]), base))
         for base, files in sorted(bases.items()):
             for schema in files if base != common else ():
-                message = f"$id base {base!r} differs from the other files' {common!r}"
+                message = (
+                    f"$id base {base!r} differs from the other files' {common!r}: use one base "
+                    "for every file"
+                )
                 yield ctx.finding(schema, "/$id", "ID_MIRRORS_PATH", message)
-
-
-def _titles(schema: SchemaFile) -> Iterator[tuple[str, Any]]:
-    """Every class name a file generates: its title and its titled ``$defs`` entries."""
-    yield "/title", schema.data.get("title")
-    defs = schema.data.get("$defs")
-    for name, entry in defs.items() if isinstance(defs, dict) else ():
-        if isinstance(entry, dict) and "title" in entry:
-            yield f"/$defs/{escape_pointer(name)}/title", entry["title"]
-
-
-def title_is_class_name(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        for pointer, title in _titles(schema):
-            if not (
-                isinstance(title, str)
-                and title.isidentifier()
-                and title[0].isupper()
-                and not keyword.iskeyword(title)
-            ):
-                message = (
-                    f"title {title!r} must be the Python class name "
-                    "(an identifier starting with a capital)"
-                )
-                yield ctx.finding(schema, pointer, "TITLE_IS_CLASS_NAME", message)
-
-
-def title_unique(ctx: LintContext) -> Iterator[Finding]:
-    seen: dict[str, SchemaFile] = {}
-    for schema in ctx.tree.files:
-        for pointer, title in _titles(schema):
-            if not isinstance(title, str):
-                continue
-            if title in seen:
-                message = f"class name {title!r} is already generated from {ctx.shown(seen[title])}"
-                yield ctx.finding(schema, pointer, "TITLE_UNIQUE", message)
-            else:
-                seen[title] = schema
-
-
-def file_name_matches_title(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.tree.files:
-        for part in schema.module_parts:
-            if not part.isidentifier() or keyword.iskeyword(part):
-                message = (
-                    f"{part!r} cannot be a Python module name: use snake_case file and folder names"
-                )
-                yield ctx.finding(schema, "", "FILE_NAME_MATCHES_TITLE", message)
-        title = schema.data.get("title")
-        if isinstance(title, str) and schema.rel.stem != snake_case(title):
-            wanted = snake_case(title) + ".json"
-            message = (
-                f"file name {schema.rel.name!r} must be {wanted!r}, the snake_case of its title"
-            )
-            yield ctx.finding(schema, "/title", "FILE_NAME_MATCHES_TITLE", message)
-
-
-# ---------------------------------------------------------------------------- references
-
-
-def ref_rule(rule: str) -> Check:
-    def check(ctx: LintContext) -> Iterator[Finding]:
-        for schema in ctx.tree.files:
-            for error in ctx.ref_errors[schema.rel]:
-                if (error.rule if error.rule != "REF" else "REF_RESOLVES") == rule:
-                    yield ctx.error_finding(schema, error, rule)
-
-    return check
 
 
 # ---------------------------------------------------------------------------- descriptions
@@ -214,7 +121,8 @@ def ref_rule(rule: str) -> Check:
 def description_contract(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         if not described(schema.data):
-            yield ctx.finding(schema, "", "DESCRIPTION_CONTRACT", "the contract has no description")
+            message = "the contract has no description: add one (it documents the class)"
+            yield ctx.finding(schema, "", "DESCRIPTION_CONTRACT", message)
 
 
 def describe_members(key: str, rule: str, what: str) -> Check:
@@ -224,7 +132,7 @@ def describe_members(key: str, rule: str, what: str) -> Check:
                 members = node.get(key)
                 for name, sub in members.items() if isinstance(members, dict) else ():
                     if not described(sub):
-                        message = f"{what} {name!r} has no description"
+                        message = f"{what} {name!r} has no description: add one"
                         yield ctx.finding(
                             schema, f"{pointer}/{key}/{escape_pointer(name)}", rule, message
                         )
@@ -237,7 +145,7 @@ def description_rule(ctx: LintContext) -> Iterator[Finding]:
         entries = schema.data.get("allOf")
         for index, entry in enumerate(entries if isinstance(entries, list) else []):
             if not (isinstance(entry, dict) and "$ref" in entry) and not described(entry):
-                message = "the rule has no description (it becomes the error message)"
+                message = "the rule has no description: add one (it becomes the error message)"
                 yield ctx.finding(schema, f"/allOf/{index}", "DESCRIPTION_RULE", message)
 
 
@@ -247,10 +155,10 @@ def description_rule(ctx: LintContext) -> Iterator[Finding]:
 def _bases(ctx: LintContext) -> set[Any]:
     """The files some contract extends by an ``allOf`` ``$ref`` (whole-file references)."""
     found = set()
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for entry in schema.data.get("allOf") or []:
             if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
-                target, pointer = ctx.clean.resolve(schema, entry["$ref"])
+                target, pointer = ctx.tree.resolve(schema, entry["$ref"])
                 if not pointer:
                     found.add(target.rel)
     return found
@@ -259,7 +167,7 @@ def _bases(ctx: LintContext) -> set[Any]:
 def content_model_explicit(ctx: LintContext) -> Iterator[Finding]:
     bases = _bases(ctx)
     rule = "CONTENT_MODEL_EXPLICIT"
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             if not is_object(node):
                 continue
@@ -297,7 +205,7 @@ def content_model_explicit(ctx: LintContext) -> Iterator[Finding]:
 
 
 def required_declared(ctx: LintContext) -> Iterator[Finding]:
-    for schema in ctx.clean.files:
+    for schema in ctx.tree.files:
         for pointer, node in definitions(schema):
             required = node.get("required")
             if not isinstance(required, list):
@@ -305,10 +213,13 @@ def required_declared(ctx: LintContext) -> Iterator[Finding]:
             declared = set(node.get("properties") or {})
             if pointer == "":
                 with contextlib.suppress(SchemaError, AttributeError, TypeError):
-                    declared |= declared_properties(ctx.clean, schema)
+                    declared |= declared_properties(ctx.tree, schema)
             for index, name in enumerate(required):
                 if name not in declared:
-                    message = f"required property {name!r} is not declared in properties"
+                    message = (
+                        f"required property {name!r} is not declared in properties: declare it, "
+                        "or take it out of required"
+                    )
                     yield ctx.finding(
                         schema, f"{pointer}/required/{index}", "REQUIRED_DECLARED", message
                     )

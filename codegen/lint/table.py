@@ -1,7 +1,9 @@
 """``maverick-codegen lint``: the conventions of the schema folder as a table of rules.
 
 Each row of :data:`LINT_RULES` is a stable id, a category, a purpose and a small check that
-yields findings; ``maverick-codegen rules`` lists the table. Checks the generator already
+yields findings; ``maverick-codegen rules`` lists the table. The rows marked ``house`` are this
+repository's own conventions (category ``HOUSE``): a project that does not name them in
+``[tool.maverick-codegen.lint] use`` does not get them. Checks the generator already
 performs (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`, the loader's ``$ref``
 check, the ``output_format`` bundle) are called, never re-implemented: lint turns their errors into
 findings, all of them (see :func:`codegen.lint.engine.collect`).
@@ -17,88 +19,130 @@ from pathlib import Path, PurePosixPath
 from codegen.core.config import LintSettings, config_location
 from codegen.core.errors import CodegenError
 from codegen.core.report import Finding
+from codegen.core.resolve import LoadOptions
+from codegen.lint import drafts as d
 from codegen.lint import generator as g
 from codegen.lint import layout, portable
+from codegen.lint import naming as n
 from codegen.lint import structure as c
-from codegen.lint.engine import LintContext, LintRule, read_tree
+from codegen.lint.engine import HOUSE, LintContext, LintRule, read_tree
 
-__all__ = ["LINT_RULES", "LintSelection", "lint_tree", "select_rules"]
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_RULES",
+    "HOUSE",
+    "LINT_RULES",
+    "LintSelection",
+    "lint_tree",
+    "select_rules",
+]
 
 
 # ---------------------------------------------------------------------------- the table
 
 LINT_RULES: tuple[LintRule, ...] = (
-    LintRule("DRAFT_2020_12", "IDENTITY", "$schema is the draft 2020-12 URI", c.draft_2020_12),
+    LintRule(
+        "DRAFT_KNOWN",
+        "IDENTITY",
+        "$schema names a draft (draft-04, -06, -07, 2019-09, 2020-12); embedded resources "
+        "share their file's",
+        d.draft_known,
+    ),
+    LintRule(
+        "DRAFT_2020_12", "IDENTITY", "$schema is the draft 2020-12 URI", d.draft_2020_12, house=True
+    ),
     LintRule(
         "METASCHEMA_VALID",
         "IDENTITY",
-        "the file is a valid draft 2020-12 schema (metaschema check)",
-        c.metaschema_valid,
+        "the file is a valid schema of its own draft (that draft's metaschema)",
+        d.metaschema_valid,
     ),
-    LintRule("ID_PRESENT", "IDENTITY", "every contract has a stable $id", c.id_present),
+    LintRule("ID_PRESENT", "IDENTITY", "every contract has a stable $id", c.id_present, house=True),
     LintRule("ID_UNIQUE", "IDENTITY", "no two files share a $id", c.id_unique),
     LintRule(
         "ID_MIRRORS_PATH",
         "IDENTITY",
         "$id is one base URI plus the file's path, so $id and file resolution agree",
         c.id_mirrors_path,
+        house=True,
     ),
     LintRule(
         "TITLE_IS_CLASS_NAME",
         "IDENTITY",
-        "titles (and titled $defs) are Python class names",
-        c.title_is_class_name,
+        "every contract has a title, and titles (and titled $defs) are Python class names",
+        n.title_is_class_name,
+        house=True,
     ),
     LintRule(
         "TITLE_UNIQUE",
         "IDENTITY",
-        "no two files or $defs generate the same class name",
-        c.title_unique,
+        "no class name is numbered: no two files or $defs would generate the same one",
+        n.title_unique,
+    ),
+    LintRule(
+        "MODULE_NAME_UNIQUE",
+        "IDENTITY",
+        "no module name is numbered: no two files or folders of a folder would generate one",
+        n.module_name_unique,
     ),
     LintRule(
         "FILE_NAME_MATCHES_TITLE",
         "IDENTITY",
-        "the file name is the snake_case of its title; folders are module names",
-        c.file_name_matches_title,
+        "the file name is the snake_case of its class; file and folder names are module names",
+        n.file_name_matches_title,
+        house=True,
     ),
     LintRule(
         "NO_REMOTE_REF",
         "REFS",
-        "no $ref names a URL: nothing ever touches the network",
-        c.ref_rule("NO_REMOTE_REF"),
+        "a reference to a URL goes through [tool.maverick-codegen.refs]: nothing is fetched",
+        d.problem_rule("NO_REMOTE_REF"),
     ),
     LintRule(
         "REF_INSIDE_TREE",
         "REFS",
-        "every $ref stays inside the schema folder",
-        c.ref_rule("REF_INSIDE_TREE"),
+        "every relative reference stays inside the schema folder",
+        d.problem_rule("REF_INSIDE_TREE"),
     ),
     LintRule(
         "REF_RESOLVES",
         "REFS",
-        "every $ref names an existing file and JSON pointer",
-        c.ref_rule("REF_RESOLVES"),
+        "every reference names an existing document and schema (pointer, $id, anchor)",
+        d.problem_rule("REF_RESOLVES"),
     ),
     LintRule(
-        "DESCRIPTION_CONTRACT", "DOCS", "every contract has a description", c.description_contract
+        "REF_SIBLING_IGNORED",
+        "REFS",
+        "draft-04 to draft-07: no keyword beside $ref, which ignores it",
+        d.ref_sibling_ignored,
+    ),
+    LintRule(
+        "DESCRIPTION_CONTRACT",
+        "DOCS",
+        "every contract has a description",
+        c.description_contract,
+        house=True,
     ),
     LintRule(
         "DESCRIPTION_PROPERTY",
         "DOCS",
         "every property has a description",
         c.describe_members("properties", "DESCRIPTION_PROPERTY", "property"),
+        house=True,
     ),
     LintRule(
         "DESCRIPTION_DEF",
         "DOCS",
         "every $defs entry has a description",
         c.describe_members("$defs", "DESCRIPTION_DEF", "$defs entry"),
+        house=True,
     ),
     LintRule(
         "DESCRIPTION_RULE",
         "DOCS",
         "every cross-field rule has a description (its error message)",
         c.description_rule,
+        house=True,
     ),
     LintRule(
         "CONTENT_MODEL_EXPLICIT",
@@ -106,6 +150,7 @@ LINT_RULES: tuple[LintRule, ...] = (
         "every object states additionalProperties; an allOf base leaves it out and each "
         "subclass closes with unevaluatedProperties: false",
         c.content_model_explicit,
+        house=True,
     ),
     LintRule(
         "REQUIRED_DECLARED",
@@ -119,7 +164,9 @@ LINT_RULES: tuple[LintRule, ...] = (
         "a required property has no default (it could never apply)",
         c.required_no_default,
     ),
-    LintRule("EXAMPLES_PRESENT", "DATA", "every contract has examples", g.examples_present),
+    LintRule(
+        "EXAMPLES_PRESENT", "DATA", "every contract has examples", g.examples_present, house=True
+    ),
     LintRule(
         "EXAMPLES_VALID",
         "DATA",
@@ -132,7 +179,8 @@ LINT_RULES: tuple[LintRule, ...] = (
     LintRule(
         "SUPPORTED_CONSTRUCT",
         "GENERATOR",
-        "only constructs the generated model reproduces (codegen.generate.support)",
+        "every keyword is one the file's draft defines (generate ignores any other), and one "
+        "the generated model reproduces (codegen.generate.support)",
         g.supported_construct,
     ),
     LintRule(
@@ -183,21 +231,31 @@ LINT_RULES: tuple[LintRule, ...] = (
         "STYLE",
         "files are 2-space indented JSON with a final newline",
         layout.json_formatted,
+        house=True,
     ),
-    LintRule("KEY_ORDER", "STYLE", "top-level keywords come in the house order", layout.key_order),
+    LintRule(
+        "KEY_ORDER",
+        "STYLE",
+        "top-level keywords come in the house order",
+        layout.key_order,
+        house=True,
+    ),
 )
 
 
 # ------------------------------------------------------------------- the configured selection
 
-CATEGORIES = tuple(dict.fromkeys(rule.category for rule in LINT_RULES))
+CATEGORIES = (*dict.fromkeys(rule.category for rule in LINT_RULES), HOUSE)
+DEFAULT = "DEFAULT"  # in use: every rule outside HOUSE (what use says when it is left out)
+DEFAULT_RULES = tuple(rule for rule in LINT_RULES if not rule.house)
 
 
 @dataclass(frozen=True)
 class LintSelection:
-    """The rules that run, and the paths (from the project root) where they report nothing."""
+    """The rules that run (by default, every rule but the house rules), and the paths (from the
+    project root) where they report nothing."""
 
-    rules: tuple[LintRule, ...] = LINT_RULES
+    rules: tuple[LintRule, ...] = DEFAULT_RULES
     ignore: tuple[str, ...] = ()
     ignore_only: tuple[tuple[str, frozenset[str]], ...] = ()
 
@@ -212,15 +270,20 @@ class LintSelection:
 
 
 def _rule_ids(names: Iterable[str], config_path: Path, key: str) -> set[str]:
-    """The rule ids ``names`` (rule ids and categories) stand for; unknown ones are errors."""
+    """The rule ids ``names`` (rule ids, categories, DEFAULT) stand for; unknown ones are
+    errors. A category names all its rules, house rules included."""
     chosen: set[str] = set()
     for name in names:
         wanted = name.strip().upper()
-        matching = {r.id for r in LINT_RULES if wanted in (r.id, r.category)}
+        if wanted == DEFAULT:
+            chosen |= {r.id for r in DEFAULT_RULES}
+            continue
+        matching = {r.id for r in LINT_RULES if wanted == r.id or wanted in r.categories}
         if not matching:
             raise CodegenError(
                 f"[tool.maverick-codegen.lint] {key}: unknown rule or category {name!r} "
-                f"(categories: {', '.join(CATEGORIES)}; rules: maverick-codegen rules)",
+                f"(categories: {', '.join(CATEGORIES)}, and DEFAULT; rules: maverick-codegen "
+                "rules)",
                 config_location(config_path, "tool.maverick-codegen.lint", key, name),
                 "CONFIG",
             )
@@ -230,11 +293,9 @@ def _rule_ids(names: Iterable[str], config_path: Path, key: str) -> set[str]:
 
 def select_rules(settings: LintSettings, config_path: Path) -> LintSelection:
     """``[tool.maverick-codegen.lint]`` resolved against the table, with buf's meaning:
-    ``use`` (default: every rule) less ``except``; ``ignore`` paths, or paths of given rules."""
-    if settings.use is None:
-        use = {r.id for r in LINT_RULES}
-    else:
-        use = _rule_ids(settings.use, config_path, "use")
+    ``use`` (default: DEFAULT, every rule but the house rules) less ``except``; ``ignore``
+    paths, or paths of given rules."""
+    use = _rule_ids((DEFAULT,) if settings.use is None else settings.use, config_path, "use")
     on = use - _rule_ids(settings.except_, config_path, "except")
     if not on:
         raise CodegenError(
@@ -256,17 +317,20 @@ def lint_tree(
     config_path: Path | None = None,
     display_root: str | None = None,
     selection: LintSelection | None = None,
+    options: LoadOptions | None = None,
 ) -> list[Finding]:
-    """Every finding of every selected rule on the schema folder ``root``, sorted by place.
+    """Every finding of every selected rule on the schema folder ``root``, read as ``options``
+    say (``default_draft``, ``[tool.maverick-codegen.refs]``), sorted by place.
 
     Raises :class:`SchemaError` (exit 2) when a file cannot be read as a JSON object.
     """
     selection = selection or LintSelection()
-    context = LintContext(read_tree(root), agents or {}, config_path, display_root)
+    tree, problems = read_tree(root, options)
+    context = LintContext(tree, agents or {}, config_path, display_root, tuple(problems))
     findings: set[Finding] = set()
     for rule in selection.rules:
         findings.update(
-            dataclasses.replace(f, categories=(rule.category,))
+            dataclasses.replace(f, categories=rule.categories)
             for f in rule.check(context)
             if selection.keeps(f)
         )

@@ -99,9 +99,9 @@ def test_output_folder_outside_the_project_is_refused(
 @pytest.mark.parametrize(
     ("keyword", "value", "why"),
     [
-        ("x-internal", True, "extension keywords"),
-        ("descripton", "typo", "unknown keyword (a typo?)"),
-        ("discriminator", {"propertyName": "kind"}, "an OpenAPI keyword"),
+        ("x-internal", True, "is an extension keyword"),
+        ("descripton", "typo", "generate ignores it; did you mean 'description'?"),
+        ("discriminator", {"propertyName": "kind"}, "OpenAPI's keyword"),
     ],
 )
 def test_a_keyword_the_draft_does_not_define_is_ignored_and_linted(
@@ -159,13 +159,20 @@ def test_duplicate_id_is_refused(
 def test_a_title_that_is_no_class_name_names_the_class_and_lint_says_so(
     make_project: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The house rule is lint's: generate derives the class name (codegen/core/names.py)."""
+    """The house rule is lint's (category HOUSE): generate derives the class name
+    (codegen/core/names.py)."""
     project = make_project("single_file")
     edit(project / "schemas/note.json", lambda d: d.update({"title": "a note"}))
     code, _ = run(project, "generate")
     assert code == 0
     assert "class ANote(BaseModel):" in (project / "expected/golden_contracts/note.py").read_text()
     capsys.readouterr()
+    code, out = run(project, "lint")
+    assert code == 0, out  # a new project's default lint: the house rules are off
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text() + '\n[tool.maverick-codegen.lint]\nuse = ["DEFAULT", "HOUSE"]\n'
+    )
     code, out = run(project, "lint")
     assert code == 1
     assert "(TITLE_IS_CLASS_NAME)" in out

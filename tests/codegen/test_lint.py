@@ -13,6 +13,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -21,8 +23,8 @@ import yaml
 
 from codegen.cli import main
 from codegen.core.report import Finding, render
-from codegen.lint.table import LINT_RULES, lint_tree
-from tests.conftest import REPO, run
+from codegen.lint.table import LINT_RULES, LintSelection, lint_tree
+from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"
 RULE_IDS = [rule.id for rule in LINT_RULES]
@@ -33,7 +35,13 @@ def lint_fixture(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[Finding]
     monkeypatch.chdir(folder.parent)
     agents_file = Path(folder.name) / "agents.toml"
     agents = tomllib.loads(agents_file.read_text())["agents"] if agents_file.exists() else {}
-    return lint_tree(Path(folder.name), agents, config_path=agents_file, display_root=folder.name)
+    return lint_tree(
+        Path(folder.name),
+        agents,
+        config_path=agents_file,
+        display_root=folder.name,
+        selection=LintSelection(LINT_RULES),  # every rule, the house rules too
+    )
 
 
 def test_every_rule_has_fixtures_and_every_fixture_a_rule() -> None:
@@ -72,6 +80,7 @@ def project(tmp_path: Path, rule: str, part: str) -> Path:
     shutil.copytree(FIXTURES / rule / part, tmp_path / "schemas")
     (tmp_path / "pyproject.toml").write_text(
         '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out"\npackage = "out"\n'
+        '[tool.maverick-codegen.lint]\nuse = ["DEFAULT", "HOUSE"]\n'
     )
     return tmp_path
 
@@ -85,10 +94,15 @@ def test_every_finding_is_reported_not_just_the_first(tmp_path: Path) -> None:
     note.write_text(json.dumps(data, indent=2) + "\n")
     code, out = run(root, "lint")
     assert code == 1
-    assert out.count("(SUPPORTED_CONSTRUCT)") == 2  # x-pattern and $anchor
+    assert out.count("(SUPPORTED_CONSTRUCT)") == 2  # x-pattern and a typo (maxitems)
     assert out.count("(DESCRIPTION_PROPERTY)") == 2
-    assert "schemas/note.json:11:7: 'x-pattern' cannot be reproduced" in out
-    assert out.splitlines()[-1] == "4 lint findings in schemas/ (rules: maverick-codegen rules)"
+    assert "schemas/note.json:11:7: 'x-pattern' is an extension keyword" in out
+    assert "schemas/note.json:26:7: 'maxitems' is not a keyword of 2020-12" in out
+    assert out.splitlines()[-1] == (
+        f"4 lint findings in schemas/ from {len(LINT_RULES)} lint rules: fix each as it says, or "
+        "turn its rule off ([tool.maverick-codegen.lint] except, or ignore for a path; "
+        "maverick-codegen rules lists them), or record today's findings with --baseline FILE"
+    )
 
 
 def test_positions_survive_collecting_several_errors_of_one_list(tmp_path: Path) -> None:
@@ -115,12 +129,12 @@ def test_json_and_github_formats(tmp_path: Path) -> None:
     assert finding["rule"] == "DESCRIPTION_PROPERTY"
     assert (finding["path"], finding["line"], finding["column"]) == ("schemas/note.json", 8, 5)
     assert finding["pointer"] == "/properties/text"
-    assert finding["categories"] == ["DOCS"]
+    assert finding["categories"] == ["DOCS", "HOUSE"]
     code, out = run(root, "lint", "--format", "github")
     assert code == 1
     assert out == (
         "::error file=schemas/note.json,line=8,col=5,title=DESCRIPTION_PROPERTY::"
-        "property 'text' has no description\n"
+        "property 'text' has no description: add one\n"
     )
 
 
@@ -192,3 +206,28 @@ def test_examples_are_judged_with_exact_multiple_of(tmp_path: Path) -> None:
         rules = [f["rule"] for f in json.loads(out)]
         assert rules.count("EXAMPLES_VALID") == (0 if valid else 1), out
         assert "MULTIPLE_OF_BINARY" in rules  # the step itself splits other consumers
+
+
+def test_the_lint_hook_refuses_a_commit(tmp_path: Path) -> None:
+    """This repository's hook, in a repository with this repository's policy (HOUSE on)."""
+    root = project(tmp_path, "DESCRIPTION_PROPERTY", "pass")
+    assert git(root, "init", "-q", "-b", "main").returncode == 0
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
+    hooks = [h for r in config["repos"] for h in r["hooks"] if h["id"] == "maverick-codegen-lint"]
+    hooks[0]["entry"] = hooks[0]["entry"].replace(".venv/bin/python", sys.executable)
+    (root / ".pre-commit-config.yaml").write_text(
+        yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]})
+    )
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
+    assert pre_commit is not None
+    subprocess.run([pre_commit, "install"], cwd=root, capture_output=True, check=True)
+    note = root / "schemas/note.json"
+    data = json.loads(note.read_text())
+    data["properties"]["text"].pop("description")
+    note.write_text(json.dumps(data, indent=2) + "\n")
+    git(root, "add", "-A")
+    refused = git(root, "commit", "-qm", "undocumented")
+    assert refused.returncode != 0
+    assert "property 'text' has no description: add one (DESCRIPTION_PROPERTY)" in (
+        refused.stdout + refused.stderr
+    )

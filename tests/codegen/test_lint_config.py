@@ -45,8 +45,24 @@ DOCS = "schemas/docs/note.json"
 OTHER = "schemas/other/memo.json"
 
 
-def test_without_configuration_every_rule_is_on(tmp_path: Path) -> None:
-    found = rules_found(project(tmp_path, ""))
+def test_without_configuration_every_rule_but_the_house_rules_is_on(tmp_path: Path) -> None:
+    """A description and the layout are house rules: a new project does not get them."""
+    root = project(tmp_path, "")
+    assert rules_found(root) == []
+    code, out = run(root, "lint")
+    assert code == 0
+    house = sum(rule.house for rule in LINT_RULES)
+    assert out == (
+        f"2 schema files in schemas/ pass {len(LINT_RULES) - house} lint rules ({house} off: "
+        "HOUSE)\n"
+    )
+    code, out = run(root, "rules", "--format", "json")
+    off = [row["id"] for row in json.loads(out)["lint"] if not row["on"]]
+    assert off == [rule.id for rule in LINT_RULES if rule.house]
+    (root / "pyproject.toml").write_text(
+        BASE + '[tool.maverick-codegen.lint]\nuse = ["default", "house"]\n'
+    )
+    found = rules_found(root)
     assert f"{DOCS} JSON_FORMATTED" in found
     assert f"{DOCS} DESCRIPTION_PROPERTY" in found
     assert f"{OTHER} DESCRIPTION_PROPERTY" in found
@@ -74,6 +90,8 @@ def test_without_configuration_every_rule_is_on(tmp_path: Path) -> None:
 def test_use_except_and_ignore_select_findings(
     tmp_path: Path, table: str, expected: list[str] | None
 ) -> None:
+    if "use" not in table:  # every rule: the house rules are the ones these tables select
+        table = f'use = ["DEFAULT", "HOUSE"]\n{table}'
     found = rules_found(project(tmp_path, f"[tool.maverick-codegen.lint]\n{table}\n"))
     if expected is None:  # rule ids in any case, and categories, add up
         expected = [f"{DOCS} DESCRIPTION_PROPERTY", f"{DOCS} JSON_FORMATTED"]

@@ -87,6 +87,9 @@ name = "shop"
 schema_dir = "schemas"
 output_dir = "src/shop_contracts"
 package = "shop_contracts"
+
+[tool.maverick-codegen.lint]
+use = ["DEFAULT", "STYLE"]
 """
 
 
