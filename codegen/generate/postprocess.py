@@ -57,6 +57,10 @@ def edit_module(
         row, aliased = call.end_lineno or call.lineno, _aliased(owner)
         edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    for model in checks.models:
+        if model not in classes:
+            raise CodegenError(f"generated code lacks class {model}", where)
+    imports += checks.imports
     for check in checks.classes:
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
@@ -107,17 +111,18 @@ def _rename(lines: list[str], node: ast.Name) -> None:
     lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
 
 
-def rebuild_forward_references(code: str) -> str:
+def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str:
     """Complete each model that names a class defined after it in its module.
 
     Pydantic completes such a model lazily, on first use, in its own module; a subclass in
     another module created before that re-reads the inherited annotations in its own module,
     where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
-    end of the module completes the model before any other module can subclass it.
+    end of the module completes the model before any other module can subclass it. ``tree``: a
+    syntax tree of the module whose classes and the names of their annotations are ``code``'s.
     """
     if code.count("\nclass ") < 2:  # one class names no later one
         return code
-    tree = ast.parse(code)
+    tree = tree or ast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     order = {node.name: index for index, node in enumerate(classes)}
     late = []
