@@ -19,13 +19,8 @@ semantics are draft 2020-12's:
 In *residual* mode (:class:`~codegen.generate.skeleton.Skeleton` given), the keywords that the
 generated types already enforce at a node are skipped, and so is every class that validates
 itself: what remains is exactly what the types cannot say. A function whose body would check
-nothing is not emitted. Compiled for a module's validators (``classes``: the files whose
-classes the module defines), a whole check of such a class (a ``oneOf`` branch, a ``not``...)
-asks the class itself (``_holds``), instead of compiling its schema and all it references once
-more: the class decides exactly as its schema does in its own dynamic scope, so not where the
-scope differs, nor where ``unevaluated*`` needs the annotations the check collects. The
-helpers the functions call (``_equal``, ``_regex``...) are in :data:`RUNTIME`, which the
-generated package holds once.
+nothing is not emitted. The helpers the functions call (``_equal``, ``_regex``...) are in
+:data:`RUNTIME`, which the generated package holds once.
 """
 
 from __future__ import annotations
@@ -45,25 +40,9 @@ from codegen.generate.tidy import tidy
 
 Scope = tuple[tuple[str, str, str], ...]  # (dynamic anchor, file, pointer), by anchor
 _MAX_DEPTH = 100
-# Whether a class of the module accepts a JSON value: its field types and its validator.
-HOLDS = '''\
-@functools.cache
-def _adapter(model: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(model)
-
-
-def _holds(model: Any, x: Any) -> bool:
-    """Whether the generated class ``model`` accepts the JSON value ``x``."""
-    try:
-        _adapter(model).validate_python(x)
-    except ValidationError:
-        return False
-    return True'''
-HOLDS_IMPORTS = ("import functools", "from pydantic import TypeAdapter, ValidationError")
 
 __all__ = [
     "ANNOTATIONS",
-    "HOLDS_IMPORTS",
     "KEYWORDS",
     "RUNTIME",
     "PredicateCompiler",
@@ -108,14 +87,7 @@ def compile_predicates(
 class PredicateCompiler:
     """Compiles schema objects into functions, once each; ``out`` collects the module body."""
 
-    def __init__(
-        self,
-        tree: SchemaTree,
-        skeleton: Skeleton | None,
-        *,
-        readable: bool = True,
-        classes: frozenset[str] = frozenset(),
-    ):
+    def __init__(self, tree: SchemaTree, skeleton: Skeleton | None, *, readable: bool = True):
         self.tree = tree
         self.readable = readable  # tidy each body (False: a check that discards the code)
         self.skeleton = skeleton
@@ -134,10 +106,6 @@ class PredicateCompiler:
         self.booleans: dict[str, str] = {}
         # Class nodes whose validator checks each property on its own (for its message).
         self.own_properties: set[tuple[str, str]] = set()
-        # The files whose classes the module defines (a check of one asks the class), the
-        # function asking each class, by class name.
-        self.classes = classes
-        self.models: dict[str, str] = {}
 
     def constant(self, value: Any) -> str:
         typed = ": Any" if value in ([], {}) else ""  # an empty container says no item type
@@ -176,10 +144,6 @@ class PredicateCompiler:
         skeleton = self.skeleton if residual else None
         if skeleton is not None and not entry and (rel, pointer) in skeleton.classes:
             return None  # a class of its own: its validator checks it
-        if not (annotate or residual or entry) and rel in self.classes:
-            model = self.model(schema, pointer)
-            if model is not None:
-                return model
         kept = skeleton.kept_at(rel, pointer) if skeleton is not None else frozenset()
         unevaluated = {"unevaluatedProperties", "unevaluatedItems"} & set(
             node if isinstance(node, dict) else ()
@@ -235,32 +199,6 @@ class PredicateCompiler:
         doc = f'    """{where}"""'
         self.out.lines += ["", "", header, doc, *("    " + ln for ln in lines)]
         return str(name)
-
-    def model(self, schema: SchemaFile, pointer: str) -> str | None:
-        """The function asking the class at ``pointer`` whether it holds, or None when the
-        node is no class of the module or the dynamic scope here is not the class's own."""
-        name = schema.classes.get(pointer)
-        if name is None or self.skeleton is None:
-            return None
-        if (schema.rel.as_posix(), pointer) not in self.skeleton.classes:
-            return None
-        if self.dynamic_names:
-            outer, self.scope = self.scope, ()
-            try:
-                own = self.enter(schema, pointer)
-            finally:
-                self.scope = outer
-            if self.enter(schema, pointer) != own:
-                return None
-        if not self.models:
-            self.out.lines += ["", "", *HOLDS.split("\n")]
-        if name not in self.models:
-            self.models[name] = f"_m{len(self.models)}"
-            where = ascii(f"{schema.rel.as_posix()}#{pointer}")[1:-1].replace('"', '\\"')
-            self.out.lines += ["", "", f"def {self.models[name]}(x: Any) -> bool:",
-                               f'    """{where}: as the class {name} decides"""',
-                               f"    return _holds({name}, x)"]  # fmt: skip
-        return self.models[name]
 
     def enter(self, schema: SchemaFile, pointer: str) -> Scope:
         """The dynamic scope once the resource holding ``pointer`` is entered: its dynamic

@@ -220,11 +220,7 @@ def _simple_argument(node: ast.expr) -> bool:
 
 
 def _returned(function: ast.FunctionDef) -> ast.expr | None:
-    """The expression a predicate (an undecorated function of ``x``) only returns (after its
-    docstring), if short."""
-    arguments = function.args.args
-    if function.decorator_list or len(arguments) != 1 or arguments[0].arg != "x":
-        return None
+    """The expression a function only returns (after its docstring), if short."""
     body = [
         s
         for s in function.body

@@ -24,7 +24,7 @@ from typing import Any
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
-from codegen.generate.predicates import ANNOTATIONS, HOLDS_IMPORTS, PredicateCompiler
+from codegen.generate.predicates import ANNOTATIONS, PredicateCompiler
 from codegen.generate.rules import find_rules, rule_message
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import inline_calls
@@ -45,14 +45,11 @@ class ClassCheck:
 
 @dataclass(frozen=True)
 class ModuleChecks:
-    """A module's validators, the functions they call, the helpers those need, the classes
-    they ask (by name) and the imports that takes."""
+    """A module's validators, the functions they call, and the helpers those need."""
 
     classes: tuple[ClassCheck, ...]
     functions: str
     helpers: tuple[str, ...]
-    models: tuple[str, ...] = ()
-    imports: tuple[str, ...] = ()
 
 
 def _snake(name: str) -> str:
@@ -61,8 +58,7 @@ def _snake(name: str) -> str:
 
 def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
     """The validators of every class that ``schemas`` define in one module."""
-    local = frozenset(schema.rel.as_posix() for schema in schemas)
-    compiler = PredicateCompiler(tree, skeleton, readable=False, classes=local)  # tidied below
+    compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
     classes = []
     for schema in schemas:
         rel = schema.rel.as_posix()
@@ -79,9 +75,7 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
         ]
     text = functions + "\n".join(line for c in classes for line in c.lines)
     used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}
-    models = tuple(sorted(n for n in compiler.models if re.search(rf"\b_holds\({n}\b", text)))
-    imports = HOLDS_IMPORTS if models else ()
-    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), models, imports)
+    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)))
 
 
 def _method(title: str, rel: str, pointer: str, guards: list[str]) -> list[str]:
