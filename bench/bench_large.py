@@ -10,7 +10,8 @@ hundreds deep, enums, oneOf, anyOf). Prints, from one run, each command a fresh 
 - ``check`` (by the records), ``lint``, and ``breaking --against HEAD`` after one pattern of one
   definition is narrowed (its finding and witness checked) on the whole file.
 
-Peak memory is the largest resident set of the command and every process it started.
+Peak memory: the largest resident set of one process (the command or a process it started:
+a worker), and, sampled every 0.25 s, of the command and its processes together.
 
 Usage: python bench/bench_large.py [--definitions 1800] [--dmcg-timeout 1800]
 """
@@ -28,17 +29,41 @@ from large_schema import large_text
 
 BIN = Path(sys.executable).parent
 _MEASURE = (
-    "import resource, subprocess, sys, time\n"
+    "import os, resource, subprocess, sys, time\n"
+    "def tree_kb(root):\n"
+    "    parents, sizes = {}, {}\n"
+    "    for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+    "        try:\n"
+    "            status = open(f'/proc/{pid}/status').read().split('\\n')\n"
+    "        except OSError:\n"
+    "            continue\n"
+    "        fields = dict(line.split(':', 1) for line in status if ':' in line)\n"
+    "        parents[int(pid)] = int(fields['PPid'])\n"
+    "        sizes[int(pid)] = int(fields.get('VmRSS', '0 kB').split()[0])\n"
+    "    total = 0\n"
+    "    for pid in sizes:\n"
+    "        up = pid\n"
+    "        while up > 1 and up != root:\n"
+    "            up = parents.get(up, 0)\n"
+    "        total += sizes[pid] if up == root else 0\n"
+    "    return total\n"
     "start = time.perf_counter()\n"
-    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,\n"
+    "                         text=True)\n"
+    "together = 0\n"
+    "while child.poll() is None:\n"
+    "    together = max(together, tree_kb(child.pid))\n"
+    "    time.sleep(0.25)\n"
+    "out, err = child.communicate()\n"
     "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-    "print(time.perf_counter() - start, peak, done.returncode)\n"
-    "sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])\n"
+    "print(time.perf_counter() - start, peak, max(together, peak), child.returncode)\n"
+    "sys.stderr.write(out[-2000:] + err[-2000:])\n"
 )
 
 
-def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, float, int, str]:
-    """Seconds, peak memory (MB) and exit code of ``command`` in a fresh process, its output."""
+def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, str, int, str]:
+    """Seconds, peak memory (MB: of one process, of all together) and exit code of
+    ``command`` in a fresh process, its output."""
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE, *command],
         cwd=cwd,
@@ -47,8 +72,13 @@ def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, fl
         timeout=timeout,
         check=False,
     )
-    seconds, peak, code = done.stdout.split()
-    return float(seconds), int(peak) / 1024, int(code), done.stderr
+    seconds, peak, together, code = done.stdout.split()
+    return (
+        float(seconds),
+        f"{int(peak) / 1024:.0f}/{int(together) / 1024:.0f}",
+        int(code),
+        done.stderr,
+    )
 
 
 def project(root: Path, definitions: int) -> float:
@@ -75,7 +105,7 @@ def main() -> None:
     parser.add_argument("--dmcg-timeout", type=float, default=1800)
     args = parser.parse_args()
     codegen = str(BIN / "maverick-codegen")
-    rows = []
+    rows: list[tuple[str, float | None, str | None, float | None]] = []
     with tempfile.TemporaryDirectory(prefix="bench-large-") as tmp:
         for share in (4, 2, 1):
             root = Path(tmp) / f"share{share}"
@@ -114,10 +144,10 @@ def main() -> None:
         found = "PATTERN" in log and "witness" in log
         rows.append((f"breaking, one pattern narrowed (exit {code}, found: {found})", seconds,
                      peak, None))  # fmt: skip
-    print(f"{'command':<58}{'seconds':>9}{'peak MB':>9}{'s per MB':>10}")
-    for name, seconds, peak, per_mb in rows:
-        cells = [f"{v:.1f}" if isinstance(v, float) else "-" for v in (seconds, peak, per_mb)]
-        print(f"{name:<58}{cells[0]:>9}{cells[1]:>9}{cells[2]:>10}")
+    print(f"{'command':<58}{'seconds':>9}{'peak MB one/all':>17}{'s per MB':>10}")
+    for name, *values in rows:
+        cells = [f"{v:.1f}" if isinstance(v, float) else v or "-" for v in values]
+        print(f"{name:<58}{cells[0]:>9}{cells[1]:>17}{cells[2]:>10}")
 
 
 if __name__ == "__main__":

@@ -46,14 +46,20 @@ def generate(config: Config, out: TextIO) -> None:
     """Generate what changed since the last generation (every output, when the records on
     disk say nothing is current); raises :class:`CodegenError` for bad input."""
     from codegen.core.loader import schema_paths  # noqa: PLC0415
-    from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm  # noqa: PLC0415
+    from codegen.generate._dmcg import (  # noqa: PLC0415
+        WORKER_MIN_CHARS,
+        WORKER_MIN_FILES,
+        Generator,
+        is_warm,
+    )
 
     with ExitStack() as stack:
         # For a large tree, a worker starts importing the generator before anything is read
         # (or imported: the worker's import is the longest wait of a small edit): if a schema
         # changed, it is ready when the plan needs it (else it stops unused).
-        files = 0 if is_warm() else len(schema_paths(config.schema_dir))
-        large = files >= WORKER_MIN_FILES
+        paths = [] if is_warm() else schema_paths(config.schema_dir)
+        size = sum(path.stat().st_size for _, path in paths)  # bytes: at least the characters
+        large = len(paths) >= WORKER_MIN_FILES or size >= WORKER_MIN_CHARS
         early = [stack.enter_context(Generator(in_worker=True))] if large else []
         from codegen.generate.drift import verify  # noqa: PLC0415
         from codegen.generate.targets import Disk  # noqa: PLC0415

@@ -21,6 +21,7 @@ from codegen.core.errors import CodegenError, Location
 
 __all__ = [
     "HEADER_PLACEHOLDER",
+    "WORKER_MIN_CHARS",
     "WORKER_MIN_FILES",
     "Generator",
     "dmcg_version",
@@ -120,6 +121,11 @@ WORKER_MIN_FILES = 100
 worker's start-up (an interpreter and the generator's import) costs more than it saves
 (measured on bench_codegen's synthetic trees, best of 5: 64 files 0.91 s in this process
 against 0.94 s with a worker, 128 files 1.40 s against 1.33 s)."""
+
+WORKER_MIN_CHARS = 1_000_000
+"""Schema files of at least this many characters in all (one file of a megabyte) are also
+generated in a worker process, while this one compiles their validators
+(``bench/bench_large.py``)."""
 
 _BOOT = (
     "import os, sys; sys.path.insert(0, {root!r}); from codegen.generate._dmcg import serve; "

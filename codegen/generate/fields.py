@@ -91,12 +91,14 @@ def _rewrite_fields(
     fields: Mapping[str, Collection[str]],
     rewrite: Callable[[str, ast.AnnAssign, str], None],
     where: Location,
+    tree: ast.Module | None = None,
 ) -> list[str]:
     """The lines of ``code`` with ``rewrite(class, statement, JSON name)`` applied to each field
-    named in ``fields`` (class name -> JSON names); every one must be found."""
+    named in ``fields`` (class name -> JSON names); every one must be found. ``tree``: the
+    syntax tree of ``code``, when parsed already (its fields are rewritten in place)."""
     lines = code.split("\n")
     edits: list[tuple[int, int, str]] = []
-    for node in ast.parse(code).body:
+    for node in (tree or ast.parse(code)).body:
         if not (isinstance(node, ast.ClassDef) and node.name in fields):
             continue
         found = set()
@@ -110,20 +112,26 @@ def _rewrite_fields(
         if found != set(fields[node.name]):
             lacking = sorted(set(fields[node.name]) - found)
             raise CodegenError(f"generated class {node.name} lacks fields {lacking}", where)
-    for first, last, text in sorted(edits, reverse=True):
-        lines[first - 1 : last] = [text]
-    return lines
+    out: list[str] = []  # one pass: splicing each edit in would move the rest every time
+    done = 0
+    for first, last, text in sorted(edits):
+        out += lines[done : first - 1]
+        out.append(text)
+        done = last
+    return out + lines[done:]
 
 
-def use_missing(code: str, where: Location) -> str:
+def use_missing(code: str, where: Location, tree: ast.Module | None = None) -> str:
     """Optional fields without a default default to ``MISSING``: the skeleton marks each such
     property (:data:`MISSING_MARK`, :data:`MISSING_OR_NULL_MARK` when null stays one of its
     values) among its ``examples``, which the generator writes into the field's ``Field()``,
     whatever class it makes the field in. The mark is taken out again here, also from the
     ``root`` of a class the generator wraps a member of a union in (it copies the examples
-    there: that field is no property)."""
+    there: that field is no property). ``tree``: the syntax tree of ``code``, when parsed
+    already (it is edited in place)."""
     fields: dict[str, dict[str, bool | None]] = {}  # None: a copy of the mark, taken out
-    classes = [node for node in ast.parse(code).body if isinstance(node, ast.ClassDef)]
+    tree = tree or ast.parse(code)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     for node in classes:
         wrapper = any(
             isinstance(b, ast.Subscript) and isinstance(b.value, ast.Name)
@@ -153,7 +161,7 @@ def use_missing(code: str, where: Location) -> str:
             raise CodegenError(f"field {name!r} is not optional", where)
         statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
 
-    lines = _rewrite_fields(code, fields, rewrite, where)
+    lines = _rewrite_fields(code, fields, rewrite, where, tree)
     if any(mark in line for line in lines for mark in _MARKS):
         raise CodegenError("the generator wrote a MISSING mark outside a field's Field()", where)
     if any(v is not None for names in fields.values() for v in names.values()):

@@ -28,7 +28,7 @@ from codegen.core.errors import CodegenError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
-from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm
+from codegen.generate._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
 from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
@@ -244,7 +244,9 @@ def build_plan(
         todo = to_regenerate(contracts, inputs, code, group, shared)
         for contract in todo:
             check_supported(contract.schema)
-        wanted = _wanted_workers(len(closure_of(tree, todo)), started=len(workers))
+        closure = closure_of(tree, todo)
+        large = sum(len(s.text) for s in closure) >= WORKER_MIN_CHARS  # a worker, even for one
+        wanted = _wanted_workers(len(closure), started=len(workers) or int(large))
         workers += [
             stack.enter_context(Generator(in_worker=True)) for _ in range(wanted - len(workers))
         ]

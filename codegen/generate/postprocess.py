@@ -111,18 +111,21 @@ def _rename(lines: list[str], node: ast.Name) -> None:
     lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
 
 
-def rebuild_forward_references(code: str) -> str:
+def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str:
     """Complete each model that names a class defined after it in its module.
 
     Pydantic completes such a model lazily, on first use, in its own module; a subclass in
     another module created before that re-reads the inherited annotations in its own module,
     where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
-    end of the module completes the model before any other module can subclass it.
+    end of the module completes the model before any other module can subclass it. ``tree``: a
+    syntax tree of the module whose classes and the names of their annotations are ``code``'s.
     """
     if code.count("\nclass ") < 2:  # one class names no later one
         return code
-    code = _enums_before_defaults(code)
-    tree = ast.parse(code)
+    tree = tree or ast.parse(code)
+    moved = _enums_before_defaults(code, tree)
+    if moved is not code:
+        code, tree = moved, ast.parse(moved)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     order = {node.name: index for index, node in enumerate(classes)}
     late = []
@@ -139,11 +142,11 @@ def rebuild_forward_references(code: str) -> str:
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
-def _enums_before_defaults(code: str) -> str:
+def _enums_before_defaults(code: str, tree: ast.Module) -> str:
     """Move each enumeration that a field's default names (``status: Status = Status.A``)
     above the first class whose default names it: a default is evaluated when its class is
-    created, unlike an annotation. An enumeration names no other class, so it can go first."""
-    tree = ast.parse(code)
+    created, unlike an annotation. An enumeration names no other class, so it can go first
+    (``code`` itself when none moves). ``tree``: its classes, by name."""
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     enums = {
         node.name: index
@@ -158,8 +161,10 @@ def _enums_before_defaults(code: str) -> str:
                 first_user.setdefault(name, index)
     if not first_user:
         return code
+    # ``tree`` may predate edits that kept every name but not every line: spans read afresh.
     lines = code.split("\n")
-    spans = [(n.lineno - 1, n.end_lineno or n.lineno) for n in classes]
+    fresh = [node for node in ast.parse(code).body if isinstance(node, ast.ClassDef)]
+    spans = [(n.lineno - 1, n.end_lineno or n.lineno) for n in fresh]
     moved = {enums[name] for name in first_user}
     out = lines[: spans[0][0]]
     for index, (start, end) in enumerate(spans):
