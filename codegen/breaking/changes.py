@@ -130,11 +130,13 @@ def _node_pairs(
 # ---------------------------------------------------------------------------- one node
 
 
-def _subject(contract: str, pointer: str, *, capital: bool = False) -> str:
+def _subject(
+    contract: str, pointer: str, *, capital: bool = False, file: SchemaFile | None = None
+) -> str:
     """``contract "Note"`` for the root, else what :func:`describe` says."""
     if pointer == "":
         return f'{"C" if capital else "c"}ontract "{contract}"'
-    return describe(contract, pointer, capital=capital)
+    return describe(contract, pointer, capital=capital, file=file)
 
 
 def _change(pair: ContractPair, kind: ChangeKind, rule: str, pointer: str, text: str) -> Change:
@@ -161,10 +163,10 @@ def _node_changes(
     pair: ContractPair, prev_at: str, cur_at: str, prev: dict[str, Any], cur: dict[str, Any]
 ) -> Iterator[Change]:
     name = pair.name
-    subject = _subject(name, cur_at)
+    subject = _subject(name, cur_at, file=pair.cur)
     if cur.get("deprecated") is True and prev.get("deprecated") is not True:
         said = cur.get("description")
-        text = f"{_subject(name, cur_at, capital=True)} was deprecated" + (
+        text = f"{_subject(name, cur_at, capital=True, file=pair.cur)} was deprecated" + (
             f": {said}" if isinstance(said, str) and said else "."
         )
         yield _change(pair, "deprecated", "DEPRECATED", f"{cur_at}/deprecated", text)
@@ -196,14 +198,14 @@ def _added(
             if entry in known:
                 continue
             here = f"{at}/{key}/{escape_pointer(entry)}"
-            subject = describe(pair.name, here, capital=True)
+            subject = describe(pair.name, here, capital=True, file=pair.cur)
             title = node.get("title") if isinstance(node, dict) else None
             named = f' (generated class "{title}")' if key == "$defs" and title else ""
             yield _change(pair, "added", rule, here, f"{subject}{named} was added.")
     before, after = prev.get("enum"), cur.get("enum")
     if isinstance(before, list) and isinstance(after, list):
         listed = {canonical(v) for v in before}
-        subject = _subject(pair.name, at, capital=True)
+        subject = _subject(pair.name, at, capital=True, file=pair.cur)
         for value in dict.fromkeys(canonical(v) for v in after):
             if value not in listed:
                 text = f"{subject} lists the new enum value {value}."

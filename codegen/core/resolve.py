@@ -22,7 +22,8 @@ the dynamic anchors it declares.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
@@ -56,6 +57,8 @@ class LoadOptions:
 
     default_draft: Draft = DEFAULT_DRAFT
     refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
+    # Reads a mapped folder's document as a git revision holds it (None: read from disk).
+    read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
 
 
 class _Unmapped(Exception):
@@ -174,9 +177,13 @@ class _Reader:
     def _external(self, uri: str, path: Path | None, contents: Any = None) -> Resource[Any]:
         text = None
         if path is not None:
-            if not path.is_file():
+            data = self.options.read(path) if self.options.read is not None else None
+            if data is not None:
+                text = data.decode("utf-8").replace("\r\n", "\n")
+            elif not path.is_file():
                 raise ref_errors.NoSuchResource(ref=uri)  # type: ignore[call-arg]
-            text = path.read_text(encoding="utf-8")
+            else:
+                text = path.read_text(encoding="utf-8")
             contents = json.loads(text)
         parts = urlsplit(uri)
         rel = PurePosixPath(EXTERNAL, parts.netloc.replace(":", "_") or "_", *parts.path.split("/"))
