@@ -11,7 +11,9 @@ those by pairing the two documents of each contract node for node, where they ar
   class (the root's and titled ``$defs`` entries' titles are class names: the check's), and
   ``deprecated`` lifted;
 * changed: a ``default`` (the data accepted is the same, the value a model fills is not),
-  and, for a contract with no other entry, any other rewrite (:func:`rewritten`).
+  the draft a contract is read by (its ``$schema``: what each version accepts is compared by
+  the breaking check, which reports any difference), and, for a contract with no other entry,
+  any other rewrite (:func:`rewritten`).
 
 Subschemas pair by keyword, by name in maps, by index in lists of the same length, and by
 equal content in lists whose length changed. Everything in an added subtree is the addition.
@@ -58,6 +60,13 @@ def changes(previous: Side, current: Side) -> Iterator[Change]:
             message = f'Contract "{schema.title}" ({schema.schema_id}) was added.'
             yield Change("added", "CONTRACT_ADDED", schema.title, current, schema, "", message)
     for pair in paired:
+        if pair.prev.draft is not pair.cur.draft:
+            message = (
+                f'The draft of contract "{pair.name}" was changed from {pair.prev.draft.name} '
+                f"to {pair.cur.draft.name}; the breaking check compares what the two accept."
+            )
+            at = "/$schema" if "$schema" in pair.cur.data else ""
+            yield Change("changed", "DRAFT_CHANGED", pair.name, current, pair.cur, at, message)
         for prev_at, cur_at, prev, cur in _node_pairs(pair.prev.data, pair.cur.data, "", ""):
             yield from _node_changes(pair, prev_at, cur_at, prev, cur)
 

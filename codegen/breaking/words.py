@@ -8,6 +8,7 @@ before and after where both exist.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -46,9 +47,7 @@ def worded(
     rule_at: tuple[SNode, str] | None,
 ) -> tuple[str, str]:
     key = step[0]
-    before = counterpart.obj.get(key) if counterpart is not None and isinstance(
-        counterpart.value, dict) else None  # fmt: skip
-    now = node.obj.get(key) if isinstance(node.value, dict) else None
+    before, now = _value(counterpart, key), _value(node, key)
     old, new = (before, now) if backward else (now, before)
     if rule_at is not None:
         return _rule_worded(rule_at, other, backward)
@@ -96,16 +95,36 @@ def worded(
                 f"The type of {subject} was narrowed{change}: it no longer accepts {shown}."
             )
         return "TYPE_WIDENED", f"The type of {subject} was widened{change}: it now accepts {shown}."
+    written = _written(node, key)
     if backward:
         change = f"from {_shown(old)} to {_shown(new)}" if old is not None else f"to {_shown(new)}"
         if new is None:
             change = "(it no longer accepts what it did)"
-        return "CONSTRAINT_TIGHTENED", f"The {key} of {subject} was tightened {change}."
+        return "CONSTRAINT_TIGHTENED", f"The {written} of {subject} was tightened {change}."
     change = f"from {_shown(old)} to {_shown(new)}" if new is not None else f"(was {_shown(old)})"
     if old is None:
         change = "(it now accepts what it did not)"
     loosened = "loosened" if new is not None else "removed"
-    return "CONSTRAINT_LOOSENED", f"The {key} of {subject} was {loosened} {change}."
+    return "CONSTRAINT_LOOSENED", f"The {written} of {subject} was {loosened} {change}."
+
+
+def _value(node: SNode | None, key: str) -> Any:
+    """The value of keyword ``key`` of ``node`` (a reference as its file writes it)."""
+    if node is None or not isinstance(node.value, dict) or key not in node.value:
+        return None
+    if key in ("$ref", "$dynamicRef"):
+        at = node.home.file_pointer(f"{node.pointer}/{escape_pointer(key)}")
+        with contextlib.suppress(LookupError):
+            return resolve_pointer(node.home.document, at)
+    return node.value[key]
+
+
+def _written(node: SNode, key: str) -> str:
+    """The keyword ``key`` of ``node`` as its file writes it (``items`` for a list of items
+    before 2020-12, 2019-09's ``$recursiveRef``...)."""
+    at = node.home.file_pointer(f"{node.pointer}/{escape_pointer(key)}")
+    token = at.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return token if token.startswith("$") or token.isidentifier() else key
 
 
 def declared_names(node: SNode | None) -> frozenset[str]:

@@ -227,6 +227,8 @@ class _Translator:
         if role == Role.ID:
             if at == "":
                 out["$id"] = value
+                if key != "$id":
+                    self.rename(f"{to}/$id", here)
             return key != "$id" or at != ""
         if role in (Role.REF, Role.DYNAMIC_REF):
             internal_key = "$ref" if role == Role.REF else "$dynamicRef"

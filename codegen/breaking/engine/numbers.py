@@ -129,8 +129,8 @@ def _json_number(x: Fraction, kind: str = "") -> int | float:
     """``x`` as a JSON number that reads back as exactly ``x`` (an int, or a short decimal;
     a whole ``x`` of the kind integral is written with a fraction: ``1.0``)."""
     if x.denominator == 1 and kind == "integral":
-        if abs(x.numerator) >= 2**53:
-            raise Unsupported(f"the number {x} has no exact form written with a fraction")
+        if float(x.numerator) != x.numerator:
+            raise Unsupported(f"the number {x} cannot be written exactly with a fraction")
         return float(x.numerator)
     if x.denominator == 1:
         return x.numerator
