@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis_jsonschema import _canonicalise, from_schema
 
 from codegen.cli import main
-from codegen.core.ecma import file_registry, subschema_validator
+from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas, load_tree
 from codegen.generate.rules import find_rules
 from tests._conformance import (
@@ -56,14 +56,15 @@ class Side:
 
     @cached_property
     def _registry(self) -> Any:
-        return file_registry((s.path, s.data) for s in self.tree.files)
+        return tree_registry(self.tree)
 
     @cached_property
     def _oracles(self) -> dict[str, Any]:
-        return {s.title: subschema_validator(self._registry, s.path, "") for s in self.tree.files}
+        return {s.title: validator_at(self._registry, s) for s in self.tree.files}
 
     def accepts(self, title: str, document: Any) -> bool:
-        """The oracle's verdict: ECMA-262 patterns, exact ``multipleOf``."""
+        """The oracle's verdict: each file as written, by its own draft, with ECMA-262
+        patterns and exact ``multipleOf``."""
         return bool(self._oracles[title].is_valid(document))
 
     @cached_property
@@ -74,7 +75,7 @@ class Side:
         """The oracle's verdict on ``value`` for the subschema at ``pointer`` of ``file``."""
         key = (str(file.rel), pointer)
         if key not in self._subschemas:
-            self._subschemas[key] = subschema_validator(self._registry, file.path, pointer)
+            self._subschemas[key] = validator_at(self._registry, file, pointer)
         return bool(self._subschemas[key].is_valid(value))
 
     @cached_property

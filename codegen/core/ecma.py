@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import attrs
 import jsonschema
 import regress
 from jsonschema.exceptions import ValidationError
@@ -177,6 +178,25 @@ ECMA_VALIDATORS: dict[str, Any] = {
     ),
     "2020-12": EcmaDraft202012Validator,
 }
+_PLAIN = (jsonschema.Draft4Validator, jsonschema.Draft6Validator, jsonschema.Draft7Validator,
+          jsonschema.Draft201909Validator, jsonschema.Draft202012Validator)  # fmt: skip
+_ECMA_OF = dict(zip(_PLAIN, ECMA_VALIDATORS.values(), strict=True))
+
+
+def _evolve(self: Any, **changes: Any) -> Any:
+    """python-jsonschema's ``evolve`` (a subschema, a referenced resource), keeping ECMA-262
+    patterns: a resource whose ``$schema`` names a draft is judged by that draft's class here,
+    not by python-jsonschema's own (whose patterns are ``re``)."""
+    schema = changes.setdefault("schema", self.schema)
+    plain = jsonschema.validators.validator_for(schema, default=type(self))
+    for attribute in attrs.fields(type(self)):
+        if attribute.init and attribute.alias not in changes:
+            changes[attribute.alias] = getattr(self, attribute.name)
+    return _ECMA_OF.get(plain, plain)(**changes)
+
+
+for _class in ECMA_VALIDATORS.values():
+    _class.evolve = _evolve
 
 
 def tree_registry(tree: SchemaTree) -> Registry[Any]:
