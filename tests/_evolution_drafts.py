@@ -57,11 +57,12 @@ def _pair(
 
 def _v(
     change: str, drafts: str, old: Any, new: Any, expect: frozenset[str] | None, *probes: Any,
-    **extra: Any,
+    extra: dict[str, dict[str, Any]] | None = None,
 ) -> Pair:  # fmt: skip
     """A change of property ``v`` of a closed contract, from draft ``drafts[0]`` to
     ``drafts[1]`` (names of :data:`DRAFTS`, "7>2020"); probes are values of ``v``."""
     before, after = drafts.split(">")
+    extra = extra or {}
     return _pair(change, {"thing.json": _closed(before, old, **extra.get("old", {}))},
                  {"thing.json": _closed(after, new, **extra.get("new", {}))}, expect,
                  *({"v": p} for p in probes))  # fmt: skip
