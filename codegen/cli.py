@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from codegen import __version__
 from codegen.changelog_cli import changelog_options, run_changelog
@@ -89,8 +89,9 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         count = sum(len(output.files) for output in plan.outputs)
         print(f"generated code is up to date ({count} files)", file=out)
         return EXIT_OK
+    _summary(result, drift.reasons(config, disk), out)
     for path, diff in result.changed.items():
-        print(f"changed: {path}", file=out)
+        print(f"changed: {path}" + ("" if diff else " (its records only)"), file=out)
         out.write(diff)
     for path in result.missing:
         print(f"missing: {path}", file=out)
@@ -106,6 +107,22 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         file=out,
     )
     return EXIT_FINDINGS
+
+
+def _summary(result: Any, why: list[str], out: TextIO) -> None:
+    """What drifted, counted, and why, before any diff."""
+    records = sum(1 for diff in result.changed.values() if not diff)
+    counts = [
+        f"{len(result.changed)} changed"
+        + (f" ({records} in their records only)" if records else ""),
+        f"{len(result.missing)} missing",
+        f"{len(result.stale)} stale",
+    ]
+    if result.foreign:
+        counts.append(f"{len(result.foreign)} hand-written")
+    print(f"generated code has drifted: {', '.join(counts)}", file=out)
+    for reason in why:
+        print(f"  why: {reason}", file=out)
 
 
 _MAKE_TARGET = re.compile(r"^([^\s:#=][^:#=]*?)\s*::?(?!=)", re.MULTILINE)

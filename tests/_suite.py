@@ -2,7 +2,9 @@
 
 Tried as a new user would: each test group's schema becomes one contract file (a ``title`` and
 a ``description`` added, and a ``$id`` when it has none; a boolean schema written as ``{}`` or
-``{"not": {}}``), the generator runs on a temporary project holding that file alone, whose
+``{"not": {}}``), the generator runs on a temporary project holding that file (with the other
+groups of its suite file that declare none of its identifiers: one tree per batch; a batch that
+is refused is run again one group at a time, so a refusal is its group's), whose
 ``default_draft`` is the group's draft (its folder's: a schema without ``$schema`` is read by
 it) and whose ``[tool.maverick-codegen.refs]`` maps ``http://localhost:1234/``, where the suite's
 runners serve its ``remotes/`` folder, to that folder. Every case of the group is validated in
@@ -297,13 +299,83 @@ def run_plain_dmcg(group: Group, workdir: Path) -> Result:
     return _judge(group, folder, package, lambda module: getattr(module, group.title))
 
 
+def _identifiers(group: Group) -> set[str]:
+    """Every identifier the group's contract declares, at any depth (two files of one tree
+    must not declare the same), and whether it refers dynamically."""
+    found = set()
+    for node in _nodes(group.contract()):
+        for key in ("$id", "id"):
+            if isinstance(node.get(key), str) and not node[key].startswith("#"):
+                found.add(node[key].rstrip("#"))
+        if "$dynamicRef" in node or "$recursiveRef" in node:
+            found.add("(dynamic)")  # a dynamic tree types no reference: kept apart
+    return found
+
+
+def batches(found: Iterable[Group]) -> list[list[Group]]:
+    """The groups of one suite file in trees of their own: no identifier declared twice in a
+    tree, and the groups that refer dynamically apart from the others."""
+    made: list[tuple[set[str], list[Group]]] = []
+    for group in found:
+        ids = _identifiers(group)
+        dynamic = "(dynamic)" in ids
+        for taken, members in made:
+            if not (taken & ids) and dynamic == ("(dynamic)" in taken):
+                taken.update(ids)
+                members.append(group)
+                break
+        else:
+            made.append((set(ids) | ({"(dynamic)"} if dynamic else set()), [group]))
+    return [members for _, members in made]
+
+
+def run_maverick_batch(batch: list[Group], workdir: Path) -> list[Result]:
+    """``maverick-codegen generate`` on one project holding every group of ``batch`` (one file
+    each); when it refuses, each group again on a project of its own (so that a refusal is
+    the group's)."""
+    from codegen.cli import main
+
+    first = batch[0]
+    project = workdir / first.folder / f"{snake(first.keyword)}_from_{first.index:02d}"
+    package = f"suite_{snake(first.folder)}_{snake(first.keyword)}_{first.index:02d}"
+    for group in batch:
+        schema_file = project / "schemas" / group.rel
+        schema_file.parent.mkdir(parents=True, exist_ok=True)
+        schema_file.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text(first.config(package), encoding="utf-8")
+    with contextlib.redirect_stderr(io.StringIO()):
+        code = main(["--config", str(project / "pyproject.toml"), "generate"], io.StringIO())
+    if code != 0:
+        return [run_maverick(group, workdir) for group in batch]
+    return [
+        _judge(
+            group,
+            project / "out",
+            package,
+            lambda module, g=group: getattr(
+                importlib.import_module(f"{module.__name__}.suite.{g.name}"), g.title
+            ),
+        )
+        for group in batch
+    ]
+
+
 def run_all(
     run: Callable[[Group, Path], Result],
     workdir: Path,
     only: Iterable[str] | None = None,
     folder: str = "draft2020-12",
 ) -> list[Result]:
-    return [run(group, workdir) for group in groups(only, folder)]
+    """Every group's result; :func:`run_maverick` runs in batches (one tree per batch)."""
+    found = groups(only, folder)
+    if run is not run_maverick:
+        return [run(group, workdir) for group in found]
+    results: list[Result] = []
+    for keyword in dict.fromkeys(g.keyword for g in found):
+        for batch in batches(g for g in found if g.keyword == keyword):
+            results += run_maverick_batch(batch, workdir)
+    order = {(g.keyword, g.index): i for i, g in enumerate(found)}
+    return sorted(results, key=lambda r: order[(r.group.keyword, r.group.index)])
 
 
 def table(results: Iterable[Result]) -> tuple[str, Counter[str]]:

@@ -26,14 +26,13 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urldefrag, urljoin
 
-import attrs
 import jsonschema
 import regress
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
-from referencing.jsonschema import DRAFT202012
+from referencing.jsonschema import DRAFT202012, lookup_recursive_ref
 
 from codegen.core.loader import SchemaFile, SchemaTree
 
@@ -104,14 +103,24 @@ def _multiple_of(validator: Any, step: float, instance: Any, schema: Any) -> Ite
         yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
 
 
+def _references(validator: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """The schemas a schema's references lead to: ``$ref``, and the dynamic reference of the
+    validator's draft (``$dynamicRef``, 2019-09's ``$recursiveRef``), in the dynamic scope."""
+    if "$ref" in schema:
+        yield validator._resolver.lookup(schema["$ref"])
+    if "$dynamicRef" in schema and "$dynamicRef" in validator.VALIDATORS:
+        yield validator._resolver.lookup(schema["$dynamicRef"])
+    if "$recursiveRef" in schema and "$recursiveRef" in validator.VALIDATORS:
+        yield lookup_recursive_ref(validator._resolver)
+
+
 def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
     """The keys of ``instance`` that ``schema`` and its passing in-place subschemas
     evaluated (python-jsonschema's own walk, with ECMA-262 patterns)."""
     if not isinstance(schema, dict):
         return set()
     found: set[str] = set()
-    if "$ref" in schema:
-        resolved = validator._resolver.lookup(schema["$ref"])
+    for resolved in _references(validator, schema):
         inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
         found |= _evaluated_keys(inner, instance, resolved.contents)
     found |= set(schema.get("properties") or {}) & set(instance)
@@ -156,47 +165,45 @@ _ECMA = {
     "patternProperties": _pattern_properties,
     "additionalProperties": _additional_properties,
 }
-EcmaDraft202012Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    validators={**_ECMA, "unevaluatedProperties": _unevaluated_properties},
-)
-EcmaDraft7Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft7Validator, validators=_ECMA
-)
+
+
+def _ecma_class(standard: Any, validators: dict[str, Any]) -> Any:
+    """``standard`` with the ECMA-262 keywords, which stays an ECMA class across ``$ref``.
+
+    python-jsonschema picks the class of a referenced schema that declares ``$schema`` by that
+    ``$schema`` (``validator_for``), which names the standard class: a file's own
+    ``$schema`` would turn its patterns back into Python ``re`` past the first reference. This
+    class's ``evolve`` picks the ECMA class of the draft instead."""
+    cls: Any = jsonschema.validators.extend(standard, validators=validators)  # type: ignore[no-untyped-call]
+    fields = [(f.name, f.alias) for f in cls.__attrs_attrs__ if f.init]  # as jsonschema's own
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        schema = changes.setdefault("schema", self.schema)
+        found = jsonschema.validators.validator_for(schema, default=type(self))
+        for name, alias in fields:
+            if alias not in changes:
+                changes[alias] = getattr(self, name)
+        return _BY_STANDARD.get(found, found)(**changes)
+
+    cls.evolve = evolve
+    return cls
+
+
+_UNEVALUATED = {**_ECMA, "unevaluatedProperties": _unevaluated_properties}
 # Each draft's python-jsonschema class, with ECMA-262 patterns and exact multipleOf.
 ECMA_VALIDATORS: dict[str, Any] = {
-    "draft-04": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        jsonschema.Draft4Validator, validators=_ECMA
-    ),
-    "draft-06": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        jsonschema.Draft6Validator, validators=_ECMA
-    ),
-    "draft-07": EcmaDraft7Validator,
-    "2019-09": jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        jsonschema.Draft201909Validator,
-        validators={**_ECMA, "unevaluatedProperties": _unevaluated_properties},
-    ),
-    "2020-12": EcmaDraft202012Validator,
+    "draft-04": _ecma_class(jsonschema.Draft4Validator, _ECMA),
+    "draft-06": _ecma_class(jsonschema.Draft6Validator, _ECMA),
+    "draft-07": _ecma_class(jsonschema.Draft7Validator, _ECMA),
+    "2019-09": _ecma_class(jsonschema.Draft201909Validator, _UNEVALUATED),
+    "2020-12": _ecma_class(jsonschema.Draft202012Validator, _UNEVALUATED),
 }
-_PLAIN = (jsonschema.Draft4Validator, jsonschema.Draft6Validator, jsonschema.Draft7Validator,
-          jsonschema.Draft201909Validator, jsonschema.Draft202012Validator)  # fmt: skip
-_ECMA_OF = dict(zip(_PLAIN, ECMA_VALIDATORS.values(), strict=True))
-
-
-def _evolve(self: Any, **changes: Any) -> Any:
-    """python-jsonschema's ``evolve`` (a subschema, a referenced resource), keeping ECMA-262
-    patterns: a resource whose ``$schema`` names a draft is judged by that draft's class here,
-    not by python-jsonschema's own (whose patterns are ``re``)."""
-    schema = changes.setdefault("schema", self.schema)
-    plain = jsonschema.validators.validator_for(schema, default=type(self))
-    for attribute in attrs.fields(type(self)):
-        if attribute.init and attribute.alias not in changes:
-            changes[attribute.alias] = getattr(self, attribute.name)
-    return _ECMA_OF.get(plain, plain)(**changes)
-
-
-for _class in ECMA_VALIDATORS.values():
-    _class.evolve = _evolve
+_BY_STANDARD: dict[Any, Any] = {
+    jsonschema.validators.validator_for({"$schema": cls.META_SCHEMA["$schema"]}): cls
+    for cls in ECMA_VALIDATORS.values()
+}
+EcmaDraft7Validator: Any = ECMA_VALIDATORS["draft-07"]
+EcmaDraft202012Validator: Any = ECMA_VALIDATORS["2020-12"]
 
 
 def tree_registry(tree: SchemaTree) -> Registry[Any]:
@@ -215,7 +222,11 @@ def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "")
     """The ECMA validator of the subschema at internal ``pointer`` of ``schema``, by the file's
     draft, reading the file as written."""
     raw = schema.file_pointer(pointer)
-    ref = schema.uri + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
+    # Under the URI its root's identifier gives it (as the crawl registered it): a reference
+    # looked up by the file's own URI would resolve the root's relative references against it.
+    own = schema.draft.specification.create_resource(schema.document).id()
+    base = urldefrag(urljoin(schema.uri, own)).url if own else schema.uri
+    ref = base + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
     return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
 
 

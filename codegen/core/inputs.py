@@ -38,6 +38,7 @@ from codegen.core.loader import SchemaFile, SchemaTree, digest_bytes, schema_pat
 __all__ = [
     "closure_digest",
     "closure_digests",
+    "config_digest",
     "config_view",
     "contract_config",
     "contract_inputs",
@@ -45,6 +46,7 @@ __all__ = [
     "generator_digest",
     "generator_sources",
     "raw_schema_files",
+    "schema_digests",
     "tree_inputs",
     "view_inputs",
 ]
@@ -136,6 +138,7 @@ def config_view(config: Config) -> dict[str, Any]:
             "npm_dir": shown(config.npm.npm_dir),
             "description": config.npm.description,
             "license": config.npm.license,
+            "ajv_strict": config.npm.ajv_strict,
         },
     }
 
@@ -180,6 +183,21 @@ def raw_schema_files(schema_dir: Path) -> list[tuple[str, bytes]]:
     """Every ``*.json`` file below ``schema_dir`` by relative path and bytes, in the order
     :func:`~codegen.core.loader.load_tree` reads them (nothing is parsed)."""
     return [(rel, read_bytes(str(path))) for rel, path in schema_paths(schema_dir)]
+
+
+def config_digest(config: Config) -> str:
+    """A digest of the configuration that shapes generated files (:func:`config_view`)."""
+    return hashlib.sha256(_canonical(config_view(config)).encode()).hexdigest()
+
+
+def schema_digests(config: Config, files: Iterable[tuple[str, bytes]]) -> dict[str, str]:
+    """Each schema file (``files``) and each file of a mapped folder (named by its URL), by
+    its digest: what a generation reads, file by file."""
+    found = {rel: hashlib.sha256(digest_bytes(data)).hexdigest() for rel, data in files}
+    for prefix, folder in config.loading.refs:
+        for rel, data in raw_schema_files(folder):
+            found[f"{prefix}{rel}"] = hashlib.sha256(digest_bytes(data)).hexdigest()
+    return found
 
 
 def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None) -> str:

@@ -12,7 +12,6 @@ Files are read in a stable (sorted) order.
 from __future__ import annotations
 
 import json
-import keyword
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,9 +23,10 @@ from codegen.core.errors import Location, SchemaError
 from codegen.core.filecache import read_bytes
 from codegen.core.jsonparse import parse_schema
 from codegen.core.jsonpos import JsonPositions, resolve_pointer
+from codegen.core.names import Names, derive
 from codegen.core.paths import rel_path
 from codegen.core.resolve import LoadOptions, Problem, Resolved, Source, draft_of, resolve_sources
-from codegen.core.tree import SchemaFile, SchemaTree, digest_bytes, is_class_name
+from codegen.core.tree import SchemaFile, SchemaTree, defs_titles, digest_bytes, is_class_name
 from codegen.core.walk import (
     SCHEMA_LIST,
     SCHEMA_MAP,
@@ -56,25 +56,6 @@ __all__ = [
 ]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-
-
-def _check_identity(schema: SchemaFile) -> None:
-    data = schema.data
-    for part in schema.module_parts:
-        if not part.isidentifier() or keyword.iskeyword(part):
-            raise SchemaError(
-                f"{part!r} cannot be a Python module name: use snake_case file and folder names",
-                schema.loc(),
-                "MODULE_NAME",
-            )
-    if not isinstance(data.get("$id"), str) or not data["$id"]:
-        raise SchemaError("a contract needs a stable $id", schema.loc(), "ID_PRESENT")
-    if not is_class_name(data.get("title")):
-        raise SchemaError(
-            "title must be the Python class name (an identifier starting with a capital)",
-            schema.loc("/title"),
-            "TITLE_IS_CLASS_NAME",
-        )
 
 
 def check_refs(schema: SchemaFile, rels: set[PurePosixPath], files: dict[Any, SchemaFile]) -> None:
@@ -223,49 +204,54 @@ def load_texts(
                 "DRAFT",
             ) from None
         sources.append(Source(rel, root / rel, (base / rel).as_uri(), data, draft))
-    _check_identities(root, sources, parsed)
+    _check_unique_ids(root, sources, parsed)
     try:
-        resolved = resolve_sources(root, sources, options)
+        scanned = reuse.scans if reuse is not None and reuse.root == root else {}
+        resolved, scans = resolve_sources(root, sources, options, scanned)
     except Problem as problem:
         raise _located(problem, parsed, root) from None
+    names = derive(
+        (r.source.rel, r.internal.data.get("title"), defs_titles(r.internal.data))
+        for r in resolved
+        if not r.source.external
+    )
     files: list[SchemaFile] = []
     external: list[SchemaFile] = []
     for result in resolved:
-        schema = _schema_file(result, parsed, earlier)
+        schema = _schema_file(result, parsed, earlier, names.get(result.source.rel))
         (external if schema.external else files).append(schema)
-    return SchemaTree(root, tuple(files), tuple(external))
+    return SchemaTree(root, tuple(files), tuple(external), scans)
 
 
-def _check_identities(
+def _check_unique_ids(
     root: Path,
     sources: list[Source],
     parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]],
 ) -> None:
-    """Each file's identity as written (``$id``, title, module name), and no two alike."""
-    seen_ids: dict[str, SchemaFile] = {}
-    seen_titles: dict[str, SchemaFile] = {}
+    """No two files identify themselves by one ``$id`` (a reference to it would name both)."""
+    seen: dict[str, PurePosixPath] = {}
     for source in sources:
-        text, _, positions = parsed[source.rel]
-        data = dict(source.raw)
-        if "id" in data and source.draft.keywords.get("id") == "id":
-            data["$id"] = data.pop("id")  # draft-04's spelling
-        schema = SchemaFile(source.path, source.rel, text, data, positions)
-        _check_identity(schema)
-        for seen, key, rule in (
-            (seen_ids, schema.schema_id, "ID_UNIQUE"),
-            (seen_titles, schema.title, "TITLE_UNIQUE"),
-        ):
-            if key in seen:
-                raise SchemaError(
-                    f"{key!r} is already used by {seen[key].path}", schema.loc(), rule
-                )
-            seen[key] = schema
+        found = source.draft.specification.id_of(source.raw)
+        if not isinstance(found, str) or not found:
+            continue
+        uri = found.rstrip("#")
+        if uri in seen:
+            key = "/id" if source.draft.keywords.get("id") else "/$id"
+            line, column = parsed[source.rel][2].line_col(key)
+            raise SchemaError(
+                f"$id {found!r} is already used by {root / seen[uri]}: a reference to it would "
+                "name both files",
+                Location(root / source.rel, line, column, key),
+                "ID_UNIQUE",
+            )
+        seen[uri] = source.rel
 
 
 def _schema_file(
     result: Resolved,
     parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]],
     earlier: Mapping[PurePosixPath, SchemaFile],
+    names: Names | None,
 ) -> SchemaFile:
     source, internal = result.source, result.internal
     plain = internal.data is source.raw and not result.dynamic and not internal.origin
@@ -276,6 +262,7 @@ def _schema_file(
         and known.raw is None
         and known.data is source.raw
         and known.draft is source.draft
+        and known.names == names
     ):
         return known  # nothing it was read from changed: its cached views stay
     if source.external:
@@ -296,6 +283,7 @@ def _schema_file(
         resources=result.resources,
         external=source.external,
         uri=source.uri,
+        names=names,
     )
 
 

@@ -7,7 +7,13 @@ version = "1.2.0"             # its version, MAJOR.MINOR.PATCH (required)
 npm_dir = "npm"               # optional: `generate` writes the package there, `check` guards it
 description = "..."           # optional, for package.json
 license = "MIT"               # optional, for package.json
+ajv_strict = true             # optional: validate compiles with Ajv's strict mode (false)
 ```
+
+``ajv_strict`` turns on Ajv's strict mode in the package's ``validate``: its style checks
+(``strictTypes``, ``strictTuples``, ``strictRequired``, unknown keywords) refuse to compile
+some valid schemas (``properties`` without ``type: object``...), so it is off unless a project
+whose schemas keep them asks for it. It never changes a verdict.
 
 ``export --npm DIR`` writes the package anywhere; ``npm_dir`` makes it a generated folder of
 the project like ``export_dir``: inside the project, apart from the other generated folders.
@@ -25,7 +31,7 @@ from codegen.core.errors import CodegenError, Location
 __all__ = ["Locate", "NpmSettings", "npm_settings", "parse_version"]
 
 SECTION = "tool.maverick-codegen.export"
-_KEYS = ("name", "version", "npm_dir", "description", "license")
+_KEYS = ("name", "version", "npm_dir", "description", "license", "ajv_strict")
 # npm's rules for a new package name: lower case, URL-safe, at most 214 characters, optionally
 # in a scope; not starting with a dot or an underscore.
 _NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*\Z")
@@ -42,6 +48,7 @@ class NpmSettings:
     npm_dir: Path | None = None
     description: str | None = None
     license: str | None = None
+    ajv_strict: bool = False
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
@@ -89,12 +96,17 @@ def npm_settings(
             "CONFIG",
         )
     folder = _string(where, table, "npm_dir")
+    strict = table.get("ajv_strict", False)
+    if not isinstance(strict, bool):
+        raise CodegenError(f"[{SECTION}] ajv_strict must be true or false", where("ajv_strict"),
+                           "CONFIG")  # fmt: skip
     return NpmSettings(
         name,
         version,
         None if folder is None else _npm_dir(root, folder, taken, where("npm_dir")),
         _string(where, table, "description"),
         _string(where, table, "license"),
+        strict,
     )
 
 

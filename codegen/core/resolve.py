@@ -1,54 +1,50 @@
 """Resolve every reference of a schema tree as its drafts say, without the network.
 
-Each file is read by its draft (:mod:`codegen.core.drafts`): its base URI (``$id``, draft-04's
-``id``, embedded resources), ``$anchor`` and plain-name ``$id`` fragments, ``$dynamicAnchor``
-and ``$recursiveAnchor``, are the ``referencing`` library's reading of that draft. A file is
-known by its own URI (``file:``) and by its ``$id``; a reference to a URL reaches a document
-only through ``[tool.maverick-codegen.refs]`` (a URL prefix to a local folder) or, for the
-JSON Schema metaschemas, the copies ``jsonschema-specifications`` installs. Nothing is ever
-fetched: an unmapped URL is an error naming the file, line and URL.
+Each file is read by its draft (:mod:`codegen.core.drafts`): its base URIs (``$id``, draft-04's
+``id``, embedded resources) and anchors (``$anchor``, plain-name ``$id`` fragments,
+``$dynamicAnchor``, ``$recursiveAnchor``) are the ``referencing`` library's reading of that
+draft. A file is known by its own URI (``file:``) and by its ``$id``; a URL reaches a document
+only through ``[tool.maverick-codegen.refs]`` (a URL prefix to a local folder) or, for the JSON
+Schema metaschemas, the copies ``jsonschema-specifications`` installs. Nothing is ever fetched:
+an unmapped URL is an error naming the file, line and URL.
 
 The documents reached outside the schema folder are *external* files of the tree, named
 ``~remote/<host>/<path>``: their schemas are checked, never generated as contracts.
 
-What every job then reads of a file (:class:`Resolved`): its internal form
-(:mod:`codegen.core.translate`) where every ``$ref`` names its target by relative path and
-JSON pointer (a reference already written so is left as it is); each ``$dynamicRef`` (and
-2019-09's ``$recursiveRef``) with its static target the same way and, on the side, the
-dynamic anchor it looks for when its target declares one; and the file's resources, each with
-the dynamic anchors it declares.
+One reading of a document (:class:`Scan`) depends on its content, URI and draft only, so a run
+that loads the same folder again (``generate --watch``) reads only the files that changed.
+:mod:`codegen.core.rewrite` then writes each document in the internal form.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from referencing import Registry, Resource
-from referencing import exceptions as ref_errors
-from referencing.jsonschema import DynamicAnchor
-
-from codegen.core.drafts import DEFAULT_DRAFT, Draft, Role, by_uri
+from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
-from codegen.core.rewrite import Problem, Resolved, Rewriter, Source
-from codegen.core.translate import positions
+from codegen.core.rewrite import Problem, Resolved, Rewriter, Source, Target
+from codegen.core.translate import children, internal_pointer
 
-__all__ = [
-    "EXTERNAL",
-    "LoadOptions",
-    "Problem",
-    "Resolved",
-    "Source",
-    "draft_of",
-    "resolve_sources",
-]
+__all__ = ["EXTERNAL", "LoadOptions", "Problem", "Resolved", "Scan", "Source", "draft_of",
+           "resolve_sources"]  # fmt: skip
 
 EXTERNAL = "~remote"
 RECURSIVE = "$recursiveAnchor"  # the dynamic anchor 2019-09's $recursiveAnchor: true declares
+# The keywords a draft 2020-12 document may hold and still be its own internal form.
+_PLAIN = frozenset(
+    k for k, role in DRAFTS[-1].keywords.items()
+    if role not in (Role.ID, Role.CORE, Role.DYNAMIC_REF, Role.DYNAMIC_ANCHOR, Role.DEFS)
+) | ANNOTATIONS | {"$defs"}  # fmt: skip
+
+
+_PLAIN_ROOT = _PLAIN | {"$id"}
 
 
 @dataclass(frozen=True)
@@ -61,17 +57,16 @@ class LoadOptions:
     read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
 
 
-class _Unmapped(Exception):
-    pass
+@dataclass
+class Scan:
+    """What one reading of a document (or of a subschema of it) finds."""
 
-
-@dataclass(frozen=True)
-class _Ref:
-    source: Source
-    pointer: str  # of the schema holding it (in the file)
-    key: str
-    value: Any
-    base: str
+    resources: dict[str, str] = field(default_factory=dict)  # pointer -> base URI
+    anchors: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)  # (resource,
+    # name) -> (pointer, dynamic); 2019-09's $recursiveAnchor: true is the anchor RECURSIVE
+    refs: list[tuple[str, str, Any, str, bool]] = field(default_factory=list)  # (pointer of
+    # the schema, keyword, value, base URI, kept)
+    plain: bool = True  # a 2020-12 document that is its own internal form (references aside)
 
 
 def draft_of(raw: Any, default: Draft) -> Draft:
@@ -85,241 +80,254 @@ def draft_of(raw: Any, default: Draft) -> Draft:
     return draft
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _split(base: str, value: str) -> tuple[str, str]:
+    """The URI and the fragment (decoded) a reference names from ``base``, as referencing reads
+    it (a fragment alone names the base itself, also a URN)."""
+    if value.startswith("#"):
+        return base, unquote(value[1:])
+    uri, fragment = urldefrag(urljoin(base, value))
+    return uri, unquote(fragment)
+
+
+def _pointer(tokens: tuple[str, ...]) -> str:
+    return "".join(f"/{escape_pointer(t)}" for t in tokens)
+
+
+def scan(source: Source, node: Any = None, at: str = "", base: str | None = None) -> Scan:
+    """Read ``source`` (or its subschema ``node`` at ``at``, under ``base``) by its draft."""
+    draft, spec = source.draft, source.draft.specification
+    found = Scan(plain=draft is DRAFTS[-1] and node is None)
+    named = ("$anchor", "$dynamicAnchor") if "$anchor" in draft.keywords else ("$id", "id")
+    refs = [k for k in ("$ref", "$dynamicRef", "$recursiveRef") if k in draft.keywords]
+    recursive = RECURSIVE in draft.keywords
+    # (path below ``at``, node, kept, base URI, pointer of the resource it belongs to)
+    pending: list[tuple[tuple[str, ...], Any, bool, str, str]] = [
+        ((), source.raw if node is None else node, True, base or source.uri, at)
+    ]
+    while pending:
+        path, sub, kept, here, owner = pending.pop()
+        if not isinstance(sub, dict):
+            continue
+        identifier = spec.id_of(sub)
+        if identifier is not None or not (path or at):
+            owner = at + _pointer(path)
+            here = urljoin(here, identifier.rstrip("#")) if identifier is not None else here
+            found.resources[owner] = here
+            if owner and "$schema" in sub and by_uri(sub["$schema"]) is not draft:
+                message = f"an embedded resource in another draft than {draft.name} is refused"
+                raise Problem(source.rel, f"{owner}/$schema", message, "DRAFT")
+        if found.plain and not sub.keys() <= (_PLAIN if path else _PLAIN_ROOT):
+            found.plain = False
+        if named[0] in sub or named[1] in sub:
+            pointer = at + _pointer(path)
+            for anchor in spec.anchors_in(sub):
+                dynamic = type(anchor).__name__ == "DynamicAnchor"
+                found.anchors.setdefault((owner, anchor.name), (pointer, dynamic))
+        if recursive and sub.get(RECURSIVE) is True and owner == at + _pointer(path):
+            found.anchors.setdefault((owner, RECURSIVE), (owner, True))
+        for key in refs:
+            if key in sub:
+                found.refs.append((at + _pointer(path), key, sub[key], here, kept))
+        for tokens, child, keep in reversed(children(sub, draft, kept)):
+            pending.append(((*path, *tokens), child, keep, here, owner))
+    return found
+
+
+_RefRead = tuple[str, str, Any, str, bool]  # (pointer of the schema, keyword, value, base, kept)
+
+
+class _Unmapped(Exception):
+    pass
+
+
 class _Reader:
-    def __init__(self, root: Path, options: LoadOptions, sources: list[Source]) -> None:
-        self.root = root
+    def __init__(
+        self, root: Path, options: LoadOptions, sources: list[Source], known: Mapping[Any, Scan]
+    ) -> None:
         self.root_uri = root.resolve().as_uri() + "/"
         self.options = options
         self.sources: dict[PurePosixPath, Source] = {}
-        self.by_uri = {s.uri: s for s in sources}
-        self.identity: dict[int, tuple[Source, str]] = {}
-        self.walked: dict[tuple[PurePosixPath, str], tuple[str, bool]] = {}  # -> base, kept
-        self.resources: dict[PurePosixPath, dict[str, dict[str, str]]] = {}
-        self.refs: dict[tuple[PurePosixPath, str], list[_Ref]] = {}
-        self.targets: dict[tuple[PurePosixPath, str, str], tuple[Source, str, str | None]] = {}
-        self.registry: Registry[Any] = Registry(retrieve=self._retrieve)  # type: ignore[call-arg]
+        self.scans: dict[PurePosixPath, Scan] = {}
+        self.by_uri: dict[str, tuple[Source, str]] = {}  # every resource's URI
+        self.files = {s.uri: s for s in sources}
+        self.targets: dict[tuple[PurePosixPath, str, str], Target] = {}
+        self.moved: set[tuple[PurePosixPath, str]] = set()
+        self.pending: list[tuple[Source, _RefRead]] = []  # references to resolve
         for source in sources:
-            self._add(source)
-        self.registry = self.registry.with_resources(
-            (s.uri, s.draft.specification.create_resource(s.raw)) for s in sources
-        ).crawl()
+            cached = known.get((source.rel, source.uri, source.draft.name, id(source.raw)))
+            self._add(source, cached)
 
-    # -- reading documents -----------------------------------------------------------------
-
-    def _add(self, source: Source) -> None:
+    def _add(self, source: Source, cached: Scan | None = None) -> None:
         self.sources[source.rel] = source
-        self.resources[source.rel] = {}
-        self._walk(source, "", source.raw, source.uri, kept=True)
+        found = cached if cached is not None else scan(source)
+        self.scans[source.rel] = found
+        self.pending += [(source, ref) for ref in found.refs if ref[4]]
+        self.by_uri.setdefault(source.uri, (source, ""))
+        for pointer, uri in found.resources.items():
+            self.by_uri.setdefault(uri, (source, pointer))
 
-    def _walk(self, source: Source, at: str, node: Any, base: str, *, kept: bool) -> None:
-        spec, draft = source.draft.specification, source.draft
-        bases = {at: base}
-        for pointer, sub, keep, parent in positions(node, draft, at, kept):
-            here = bases[parent] if pointer != at else base
-            if not isinstance(sub, dict):
-                self.walked[(source.rel, pointer)] = (here, keep)
-                continue
-            self.identity[id(sub)] = (source, pointer)
-            found = spec.id_of(sub)
-            resource = pointer == "" or found is not None
-            if found is not None:
-                here = urljoin(here, found.rstrip("#"))
-            bases[pointer] = here
-            self.walked[(source.rel, pointer)] = (here, keep)
-            if resource and pointer:
-                self._same_draft(source, pointer, sub)
-            if resource:
-                self.resources[source.rel].setdefault(pointer, {})
-            self._anchors(source, pointer, sub, resource)
-            for key in ("$ref", "$dynamicRef", "$recursiveRef"):
-                if key in sub and draft.keywords.get(key) in (Role.REF, Role.DYNAMIC_REF):
-                    found_ref = _Ref(source, pointer, key, sub[key], here)
-                    self.refs.setdefault((source.rel, pointer), []).append(found_ref)
-
-    def _same_draft(self, source: Source, pointer: str, node: dict[str, Any]) -> None:
-        if "$schema" in node and by_uri(node["$schema"]) is not source.draft:
-            raise Problem(
-                source.rel,
-                f"{pointer}/$schema",
-                f"an embedded resource in another draft ({node['$schema']!r}) than its file's "
-                f"({source.draft.name}) is not supported",
-                "DRAFT",
-            )
-
-    def _anchors(self, source: Source, pointer: str, node: dict[str, Any], resource: bool) -> None:
-        keywords = source.draft.keywords
-        name = node.get("$dynamicAnchor") if "$dynamicAnchor" in keywords else None
-        if node.get("$recursiveAnchor") is True and "$recursiveAnchor" in keywords and resource:
-            name = RECURSIVE
-        if isinstance(name, str):
-            owner = self._resource_of(source.rel, pointer)
-            self.resources[source.rel][owner].setdefault(name, pointer)
-
-    def _resource_of(self, rel: PurePosixPath, pointer: str) -> str:
-        roots = self.resources[rel]
-        while pointer not in roots:
-            pointer = pointer.rsplit("/", 1)[0] if pointer else ""
-        return pointer
-
-    def _retrieve(self, uri: str) -> Resource[Any]:
+    def _retrieve(self, uri: str) -> tuple[Source, str]:
+        if uri in self.by_uri:
+            return self.by_uri[uri]
         if uri.startswith("file:"):
-            raise ref_errors.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+            raise LookupError(uri)
         for prefix, folder in self.options.refs:
             if uri.startswith(prefix):
-                return self._external(uri, folder / unquote(uri[len(prefix) :]))
+                path = folder / unquote(uri[len(prefix) :])
+                data = self.options.read(path) if self.options.read is not None else None
+                if data is not None:
+                    text = data.decode("utf-8").replace("\r\n", "\n")
+                elif path.is_file():
+                    text = path.read_text(encoding="utf-8")
+                else:
+                    raise LookupError(uri)
+                return self._external(uri, json.loads(text), path, text)
         import jsonschema_specifications  # noqa: PLC0415 (the metaschemas, when one is named)
 
-        known = jsonschema_specifications.REGISTRY.get(uri.rstrip("#"))
+        known = jsonschema_specifications.REGISTRY.get(uri)
         if known is None:
             raise _Unmapped(uri)
-        return self._external(uri, None, known.contents)
+        return self._external(uri, known.contents, Path(uri), None)
 
-    def _external(self, uri: str, path: Path | None, contents: Any = None) -> Resource[Any]:
-        text = None
-        if path is not None:
-            data = self.options.read(path) if self.options.read is not None else None
-            if data is not None:
-                text = data.decode("utf-8").replace("\r\n", "\n")
-            elif not path.is_file():
-                raise ref_errors.NoSuchResource(ref=uri)  # type: ignore[call-arg]
-            else:
-                text = path.read_text(encoding="utf-8")
-            contents = json.loads(text)
+    def _external(
+        self, uri: str, contents: Any, path: Path, text: str | None
+    ) -> tuple[Source, str]:
         parts = urlsplit(uri)
         rel = PurePosixPath(EXTERNAL, parts.netloc.replace(":", "_") or "_", *parts.path.split("/"))
         try:
             draft = draft_of(contents, self.options.default_draft)
         except ValueError as exc:
             raise _Unmapped(f"{uri}: {exc}") from None
-        source = Source(rel, path or Path(uri), uri, contents, draft, external=True, text=text)
+        source = Source(rel, path, uri, contents, draft, external=True, text=text)
         self._add(source)
-        return draft.specification.create_resource(contents)  # type: ignore[no-any-return]
+        return source, ""
 
     # -- resolving references --------------------------------------------------------------
 
     def resolve_all(self) -> None:
-        done: set[tuple[PurePosixPath, str]] = set()
-        while True:
-            pending = [
-                key for key in self.refs if key not in done and self.walked.get(key, ("", False))[1]
-            ]
-            if not pending:
-                return
-            for key in pending:
-                done.add(key)
-                for ref in self.refs[key]:
-                    self._resolve(ref)
+        while self.pending:
+            source, ref = self.pending.pop()
+            self.pending += self._resolve(source, *ref[:4])
 
-    def _resolve(self, ref: _Ref) -> None:
-        source, where = ref.source, f"{ref.pointer}/{escape_pointer(ref.key)}"
-        if not isinstance(ref.value, str):
-            raise Problem(source.rel, where, f"{ref.key} must be a string", "REF")
-        if ref.key == "$recursiveRef" and ref.value != "#":
+    def _resolve(
+        self, source: Source, pointer: str, key: str, value: Any, base: str
+    ) -> list[tuple[Source, tuple[str, str, Any, str, bool]]]:
+        where = f"{pointer}/{escape_pointer(key)}"
+        if not isinstance(value, str):
+            raise Problem(source.rel, where, f"{key} must be a string", "REF")
+        if key == "$recursiveRef" and value != "#":
             raise Problem(source.rel, where, '$recursiveRef must be "#"', "REF")
-        if ref.value.startswith("#"):  # as referencing reads it (also against a URN)
-            uri, fragment = ref.base, ref.value[1:]
-        else:
-            uri, fragment = urldefrag(urljoin(ref.base, ref.value))
-        fragment = unquote(fragment)
+        uri, fragment = _split(base, value)
         try:
-            retrieved = self.registry.get_or_retrieve(uri)
-        except (ref_errors.Unretrievable, ref_errors.NoSuchResource) as exc:
-            raise self._unreachable(ref, uri, exc) from None
-        self.registry = retrieved.registry
-        target, pointer = self._locate(retrieved.value.contents, ref)
+            target, at = self._retrieve(uri)
+        except (LookupError, _Unmapped) as exc:
+            raise self._unreachable(source, where, value, uri, exc) from None
         name = None
         if fragment and not fragment.startswith("/"):
-            try:
-                anchor = self.registry.anchor(uri, fragment)
-            except ref_errors.Unresolvable:
-                raise Problem(source.rel, where, f"$ref {ref.value!r}: no anchor {fragment!r} "
-                              f"in {target.rel}", "REF_RESOLVES") from None  # fmt: skip
-            self.registry = anchor.registry
-            target, pointer = self._locate(anchor.value.resource.contents, ref)
-            if isinstance(anchor.value, DynamicAnchor) and ref.key == "$dynamicRef":
-                name = fragment
+            anchor = self.scans[target.rel].anchors.get((at, fragment))
+            if anchor is None:
+                raise Problem(source.rel, where, f"$ref {value!r}: no anchor {fragment!r} in "
+                              f"{target.rel}", "REF_RESOLVES")  # fmt: skip
+            at, dynamic = anchor
+            name = fragment if dynamic and key == "$dynamicRef" else None
         elif fragment:
-            pointer = pointer + fragment
+            at += fragment
             try:
-                resolve_pointer(target.raw, pointer)
+                resolve_pointer(target.raw, at)
             except LookupError:
-                raise Problem(source.rel, where, f"$ref {ref.value!r}: {fragment!r} does not "
-                              f"exist in {target.rel}", "REF_RESOLVES") from None  # fmt: skip
-        if ref.key == "$recursiveRef":
-            root = self._resource_of(target.rel, pointer)
-            if self.resources[target.rel][root].get(RECURSIVE) == pointer:
-                name = RECURSIVE
-        self.targets[(source.rel, ref.pointer, ref.key)] = (target, pointer, name)
-        self._reach(target, pointer, ref.base)
+                raise Problem(source.rel, where, f"$ref {value!r}: {fragment!r} does not exist "
+                              f"in {target.rel}", "REF_RESOLVES") from None  # fmt: skip
+        if key == "$recursiveRef" and self.scans[target.rel].anchors.get((at, RECURSIVE)):
+            name = RECURSIVE
+        self.targets[(source.rel, pointer, key)] = (target, at, name)
+        return self._reach(target, at)
 
-    def _locate(self, contents: Any, ref: _Ref) -> tuple[Source, str]:
-        found = self.identity.get(id(contents))
-        if found is None:
-            where = f"{ref.pointer}/{escape_pointer(ref.key)}"
-            raise Problem(ref.source.rel, where, f"$ref {ref.value!r} names a schema that is "
-                          "not where its draft reads schemas", "REF_RESOLVES")  # fmt: skip
-        return found
+    def _reach(
+        self, target: Source, at: str
+    ) -> list[tuple[Source, tuple[str, str, Any, str, bool]]]:
+        """The references to resolve now that the schema at ``at`` of ``target`` is read: those
+        below it, when its draft reads no schema there (it will be moved)."""
+        if (target.rel, at) in self.moved or internal_pointer(
+            target.raw, target.draft, at
+        ) is not None:
+            return []
+        self.moved.add((target.rel, at))
+        found = self.scans[target.rel] = dataclasses.replace(  # the cached reading stays as is
+            self.scans[target.rel], anchors=dict(self.scans[target.rel].anchors)
+        )
+        owner = max((p for p in found.resources if at == p or at.startswith(p + "/")), key=len)
+        inner = scan(target, resolve_pointer(target.raw, at), at, found.resources[owner])
+        for (resource, name), anchor in inner.anchors.items():
+            found.anchors.setdefault((resource or owner, name), anchor)
+        return [(target, ref) for ref in inner.refs if ref[4]]
 
-    def _reach(self, target: Source, pointer: str, base: str) -> None:
-        """Make sure the schema at ``pointer`` of ``target`` is read, also where its draft reads
-        none (it will be moved): its references are then resolved too."""
-        walked = self.walked.get((target.rel, pointer))
-        if walked is not None:
-            if not walked[1]:  # ignored where it stands: read as a schema of its own now
-                self._unignore(target, pointer)
-            return
-        node = resolve_pointer(target.raw, pointer)
-        parent = pointer
-        while (target.rel, parent) not in self.walked and parent:
-            parent = parent.rsplit("/", 1)[0]
-        base = self.walked[(target.rel, parent)][0]
-        self._walk(target, pointer, node, base, kept=True)
-
-    def _unignore(self, target: Source, pointer: str) -> None:
-        for (rel, at), (base, kept) in list(self.walked.items()):
-            if rel == target.rel and not kept and (at == pointer or at.startswith(pointer + "/")):
-                self.walked[(rel, at)] = (base, True)
-
-    def _unreachable(self, ref: _Ref, uri: str, exc: Exception) -> Problem:
-        source, where = ref.source, f"{ref.pointer}/{escape_pointer(ref.key)}"
-        by_path = urldefrag(urljoin(source.uri, ref.value))[0]
-        if not urlsplit(ref.value).scheme and not source.external:
+    def _unreachable(
+        self, source: Source, where: str, value: str, uri: str, exc: Exception
+    ) -> Problem:
+        by_path = urldefrag(urljoin(source.uri, value))[0]
+        if not urlsplit(value).scheme and not source.external:
             # A relative reference: read against the file's own path, where does it lead?
             if not by_path.startswith(self.root_uri):
-                message = f"$ref {ref.value!r} escapes the schema folder"
-                return Problem(source.rel, where, message, "REF_INSIDE_TREE")
-            if by_path != uri and by_path in self.by_uri:
-                named = self.by_uri[by_path]
+                return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder",
+                               "REF_INSIDE_TREE")  # fmt: skip
+            if by_path != uri and by_path in self.files:
                 return Problem(
                     source.rel,
                     where,
-                    f"$ref {ref.value!r} names {named.rel} by path but {uri} by the $id of "
-                    "this file, and no file has that $id: give every file an $id that mirrors "
+                    f"$ref {value!r} names {self.files[by_path].rel} by path but {uri} by the $id "
+                    "of this file, and no file has that $id: give every file an $id that mirrors "
                     "its path",
                     "ID_MIRRORS_PATH",
                 )
-            if by_path not in self.by_uri:
-                return Problem(source.rel, where, f"$ref {ref.value!r} names no schema file",
+            if by_path not in self.files:
+                return Problem(source.rel, where, f"$ref {value!r} names no schema file",
                                "REF_RESOLVES")  # fmt: skip
-        cause: BaseException | None = exc
-        while cause is not None and not isinstance(cause, _Unmapped):
-            cause = cause.__cause__
-        if isinstance(cause, _Unmapped):
+        if isinstance(exc, _Unmapped):
             return Problem(
                 source.rel,
                 where,
-                f"remote $ref {ref.value!r} is refused: no [tool.maverick-codegen.refs] prefix "
-                f"maps {cause.args[0]} to a local folder, and nothing is fetched from the network",
+                f"remote $ref {value!r} is refused: no [tool.maverick-codegen.refs] prefix maps "
+                f"{exc.args[0]} to a local folder, and nothing is fetched from the network",
                 "NO_REMOTE_REF",
             )
-        return Problem(source.rel, where, f"$ref {ref.value!r} names no document ({uri})",
+        return Problem(source.rel, where, f"$ref {value!r} names no document ({uri})",
                        "REF_RESOLVES")  # fmt: skip
 
+    def dynamic_anchors(self) -> dict[PurePosixPath, dict[str, dict[str, str]]]:
+        """Each source's resources with the dynamic anchors each declares."""
+        found: dict[PurePosixPath, dict[str, dict[str, str]]] = {}
+        for rel, read in self.scans.items():
+            roots: dict[str, dict[str, str]] = {p: {} for p in read.resources}
+            for (owner, name), (pointer, dynamic) in read.anchors.items():
+                if dynamic:
+                    roots.setdefault(owner, {})[name] = pointer
+            found[rel] = roots
+        return found
 
-def resolve_sources(root: Path, sources: list[Source], options: LoadOptions) -> list[Resolved]:
+
+def resolve_sources(
+    root: Path,
+    sources: list[Source],
+    options: LoadOptions,
+    known: Mapping[Any, Scan] | None = None,
+) -> tuple[list[Resolved], dict[Any, Scan]]:
     """Every source, and every external document their references reach, read as every job
-    reads them (tree files first, in the order given). Raises :class:`Problem`."""
-    reader = _Reader(root, options, sources)
+    reads them (tree files first, in the order given), and the scans of the tree files (for
+    ``known`` in a later call: a file read again is not scanned again). Raises
+    :class:`Problem`."""
+    reader = _Reader(root, options, sources, known or {})
     reader.resolve_all()
-    rewriter = Rewriter(reader.targets, reader.resources)
-    return [rewriter.internal(s) for s in reader.sources.values()]
+    moved: dict[PurePosixPath, set[str]] = {}
+    for rel, at in reader.moved:
+        moved.setdefault(rel, set()).add(at)
+    rewriter = Rewriter(reader.targets, reader.dynamic_anchors(), moved)
+    plain = {rel for rel, read in reader.scans.items() if read.plain}
+    resolved = [rewriter.internal(s, plain=s.rel in plain) for s in reader.sources.values()]
+    touched = {rel for rel, _ in reader.moved}
+    scans = {
+        (s.rel, s.uri, s.draft.name, id(s.raw)): reader.scans[s.rel]
+        for s in sources
+        if s.rel not in touched
+    }
+    return resolved, scans

@@ -11,13 +11,15 @@ dynamic anchor it looks for on the side, and lists each resource's dynamic ancho
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from codegen.core.drafts import Draft
+from codegen.core.jsonpos import resolve_pointer
 from codegen.core.translate import Internal, TranslationError, internal_pointer, translate
 from codegen.core.walk import joined
 
@@ -44,6 +46,11 @@ class Source:
     external: bool = False
     text: str | None = None  # external documents keep their text here for positions
 
+    @cached_property
+    def key(self) -> str:
+        """The source's path as a string (its name in the tree)."""
+        return self.rel.as_posix()
+
 
 @dataclass(eq=False)
 class Resolved:
@@ -63,33 +70,46 @@ class Rewriter:
     """The internal form of each source, given where every reference leads.
 
     ``targets``: (source name, pointer of the schema holding the reference, keyword) -> target;
-    ``resources``: source name -> each resource's pointer -> its dynamic anchors' pointers.
+    ``resources``: source name -> each resource's pointer -> its dynamic anchors' pointers;
+    ``moved``: source name -> the pointers references target where its draft reads no schema
+    (the internal form moves them under the root's ``$defs``).
     """
 
     def __init__(
         self,
         targets: Mapping[tuple[PurePosixPath, str, str], Target],
         resources: Mapping[PurePosixPath, Mapping[str, Mapping[str, str]]],
+        moved: Mapping[PurePosixPath, Collection[str]],
     ) -> None:
         self.targets = targets
         self.resources = resources
-        self._moved: dict[PurePosixPath, frozenset[str]] = {}
+        self.moved = {rel: frozenset(at) for rel, at in moved.items()}
+        self.refs: dict[PurePosixPath, list[tuple[str, str]]] = {}
+        for rel, pointer, key in targets:
+            self.refs.setdefault(rel, []).append((pointer, key))
 
-    def internal(self, source: Source) -> Resolved:
-        moved = self.moved(source)
+    def internal(self, source: Source, *, plain: bool = False) -> Resolved:
+        """``source`` in the internal form; ``plain``: a 2020-12 document that is its own
+        internal form but for its references (then it is, when none needs rewriting)."""
+        moved = self.moved.get(source.rel, frozenset())
+        if (
+            plain
+            and not moved
+            and all(
+                self.value(source, pointer, key, resolve_pointer(source.raw, pointer)[key], moved)
+                is resolve_pointer(source.raw, pointer)[key]
+                for pointer, key in self.refs.get(source.rel, ())
+            )
+        ):
+            resources = {root: dict(a) for root, a in self.resources[source.rel].items()}
+            return Resolved(source, Internal(source.raw), {}, resources)
         resolved = Resolved(source, Internal(None))
 
         def value(at: str, key: str, written: Any) -> Any:
-            found = self.targets.get((source.rel, at, key))
-            if found is None:  # ignored where it stands, and never targeted: never read
-                return written
-            target, pointer, name = found
-            inner = internal_pointer(target.raw, target.draft, pointer, self.moved(target))
-            assert inner is not None, (target.rel, pointer)
-            if key != "$ref":
+            if key != "$ref" and (source.rel, at, key) in self.targets:
                 here = internal_pointer(source.raw, source.draft, at, moved)
-                resolved.dynamic[here or at] = name
-            return _written(source, written, target, inner)
+                resolved.dynamic[here or at] = self.targets[(source.rel, at, key)][2]
+            return self.value(source, at, key, written, moved)
 
         try:
             resolved.internal = translate(source.raw, source.draft, value, moved)
@@ -105,29 +125,39 @@ class Rewriter:
             }
         return resolved
 
-    def moved(self, source: Source) -> frozenset[str]:
-        """The pointers of ``source`` that references target where its draft reads no schema:
-        the internal form moves them under the root's ``$defs``."""
-        if source.rel not in self._moved:
-            targets = {p for (t, p, _) in self.targets.values() if t is source}
-            self._moved[source.rel] = frozenset(
-                p for p in targets if internal_pointer(source.raw, source.draft, p) is None
-            )
-        return self._moved[source.rel]
+    def value(self, source: Source, at: str, key: str, written: Any, moved: Collection[str]) -> Any:
+        """The internal value of the reference ``key`` of the schema at ``at``."""
+        found = self.targets.get((source.rel, at, key))
+        if found is None:  # ignored where it stands, and never targeted: never read
+            return written
+        target, pointer, _ = found
+        target_moved = moved if target is source else self.moved.get(target.rel, frozenset())
+        inner = internal_pointer(target.raw, target.draft, pointer, target_moved)
+        assert inner is not None, (target.rel, pointer)
+        return _written(source, written, target, inner)
+
+
+def _literal(source: Source, written: str) -> tuple[Source | str, str] | None:
+    """What ``written`` names read as a relative path and a JSON pointer: ``source`` itself or
+    the path of another file, and the pointer (None when it is no such reference)."""
+    path, _, fragment = written.partition("#")
+    if ":" in path and urlsplit(written).scheme:
+        return None
+    if not path:
+        return source, unquote(fragment)
+    folder = source.rel.as_posix().rpartition("/")[0]
+    try:
+        return joined(folder, path), unquote(fragment)
+    except ValueError:
+        return None
 
 
 def _written(source: Source, written: Any, target: Source, pointer: str) -> str:
     """The reference from ``source`` to ``pointer`` of ``target``: ``written`` itself when it
     reads so already (a relative path and a JSON pointer)."""
-    if isinstance(written, str) and not urlsplit(written).scheme:
-        path, _, fragment = written.partition("#")
-        folder = source.rel.parent.as_posix()
-        try:
-            names = joined("" if folder == "." else folder, path) if path else None
-        except ValueError:
-            names = None
-        same = (names is None and not path and target is source) or (names == target.rel.as_posix())
-        if same and unquote(fragment) == pointer:
+    if isinstance(written, str):
+        read = _literal(source, written)
+        if read is not None and read[1] == pointer and read[0] in (target, target.key):
             return written
     anchor = "#" + quote(pointer, safe="/~!$&'()*+,;=:@") if pointer else ""
     if target is source:

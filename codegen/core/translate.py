@@ -31,11 +31,14 @@ from typing import Any
 from codegen.core.drafts import ANNOTATIONS, Draft, Role
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 
-__all__ = ["Internal", "TranslationError", "internal_pointer", "positions", "translate"]
+__all__ = ["Internal", "TranslationError", "children", "internal_pointer", "positions", "translate"]
 
 _SCHEMA_ONE = frozenset({Role.SCHEMA, Role.ANNOTATION_SCHEMA})
 _SCHEMA_MANY = frozenset({Role.SCHEMA_MAP, Role.SCHEMA_LIST, Role.DEFS})
 _NAMED = frozenset({Role.SCHEMA_MAP, Role.DEFS, Role.DEPENDENCIES})
+# The roles whose values hold no schema.
+_NO_SCHEMA = frozenset({Role.VALUE, Role.EXCLUSIVE_FLAG, Role.ID, Role.REF, Role.DYNAMIC_REF,
+                        Role.DYNAMIC_ANCHOR, Role.CORE})  # fmt: skip
 # What stays beside a $ref in the drafts where $ref ignores the keywords beside it.
 _BESIDE_REF = frozenset({Role.REF, Role.DEFS, Role.ID, Role.CORE})
 # draft-04's boolean "additional" keywords: false forbids, true allows.
@@ -100,45 +103,55 @@ def _one(draft: Draft, node: dict[str, Any], key: str) -> str | None:
     return None
 
 
-Position = tuple[str, Any, bool, str]
+Child = tuple[tuple[str, ...], Any, bool]
 
 
-def positions(document: Any, draft: Draft, at: str = "", kept: bool = True) -> Iterator[Position]:
-    """Every schema the draft reads in ``document`` (found at ``at``), parents first:
-    ``(pointer, node, kept, parent's pointer)`` (the root's parent is ``""`` too).
+def children(node: dict[str, Any], draft: Draft, kept: bool) -> list[Child]:
+    """The subschemas the draft reads in ``node``: ``(tokens below node, subschema, kept)``.
 
     ``kept`` is False where the draft applies nothing (beside a ``$ref``; an ``additionalItems``
     without a list of ``items``): such a schema is only a place a reference may target.
     """
-    pending: list[Position] = [(at, document, kept, at)]
-    while pending:
-        position = pending.pop()
-        yield position
-        pointer, node, kept, _ = position
-        if not isinstance(node, dict):
+    found: list[Child] = []
+    keywords = draft.keywords
+    alone = draft.ref_alone and "$ref" in node
+    for key, value in node.items():
+        role = keywords.get(key)
+        if role is None or role in _NO_SCHEMA or key in ANNOTATIONS:
             continue
-        children: list[tuple[str, Any, bool]] = []
-        for key, value in node.items():
-            role = draft.keywords.get(key)
-            if role is None or key in ANNOTATIONS:
-                continue
-            here = f"{pointer}/{escape_pointer(key)}"
-            keep = kept and not _ignored(draft, node, key)
-            if role in _SCHEMA_ONE:
-                children.append((here, value, keep))
-            elif role == Role.ADDITIONAL_ITEMS:
-                children.append((here, value, keep and isinstance(node.get("items"), list)))
-            elif role in _NAMED and isinstance(value, dict):
-                children += [
-                    (f"{here}/{escape_pointer(name)}", sub, keep)
-                    for name, sub in value.items()
-                    if not (role == Role.DEPENDENCIES and isinstance(sub, list))
-                ]
-            elif role in (Role.SCHEMA_LIST, Role.ITEMS_SCHEMA_OR_LIST) and isinstance(value, list):
-                children += [(f"{here}/{i}", sub, keep) for i, sub in enumerate(value)]
-            elif role == Role.ITEMS_SCHEMA_OR_LIST:
-                children.append((here, value, keep))
-        pending.extend((p, n, k, pointer) for p, n, k in reversed(children))
+        keep = kept and not (alone and role not in _BESIDE_REF)
+        if role in _SCHEMA_ONE:
+            found.append(((key,), value, keep))
+        elif role == Role.ADDITIONAL_ITEMS:
+            found.append(((key,), value, keep and isinstance(node.get("items"), list)))
+        elif role in _NAMED and isinstance(value, dict):
+            found += [
+                ((key, name), sub, keep)
+                for name, sub in value.items()
+                if not (role == Role.DEPENDENCIES and isinstance(sub, list))
+            ]
+        elif role in (Role.SCHEMA_LIST, Role.ITEMS_SCHEMA_OR_LIST) and isinstance(value, list):
+            found += [((key, str(i)), sub, keep) for i, sub in enumerate(value)]
+        elif role == Role.ITEMS_SCHEMA_OR_LIST:
+            found.append(((key,), value, keep))
+    return found
+
+
+def positions(
+    document: Any, draft: Draft, at: str = "", kept: bool = True
+) -> Iterator[tuple[str, Any, bool]]:
+    """Every schema the draft reads in ``document`` (found at ``at``), parents first:
+    ``(pointer, node, kept)`` (:func:`children` says what ``kept`` means)."""
+    pending: list[tuple[str, Any, bool]] = [(at, document, kept)]
+    while pending:
+        pointer, node, keep = pending.pop()
+        yield pointer, node, keep
+        if isinstance(node, dict):
+            below = children(node, draft, keep)
+            pending += [
+                (pointer + "".join(f"/{escape_pointer(t)}" for t in tokens), sub, k)
+                for tokens, sub, k in reversed(below)
+            ]
 
 
 def internal_pointer(

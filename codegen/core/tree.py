@@ -18,9 +18,10 @@ from urllib.parse import unquote
 from codegen.core.drafts import DEFAULT_DRAFT, Draft
 from codegen.core.errors import Location
 from codegen.core.jsonpos import JsonPositions, escape_pointer
+from codegen.core.names import Names, derive, is_class_name
 from codegen.core.walk import joined, ref_nodes
 
-__all__ = ["SchemaFile", "SchemaTree", "digest_bytes", "is_class_name"]
+__all__ = ["SchemaFile", "SchemaTree", "defs_titles", "digest_bytes", "is_class_name"]
 
 
 def digest_bytes(data: bytes) -> bytes:
@@ -49,6 +50,7 @@ class SchemaFile:
     resources: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
     external: bool = False  # reached through a URL mapping or a metaschema: never generated
     uri: str = ""
+    names: Names | None = field(default=None, repr=False)  # derived over the tree
 
     @property
     def document(self) -> Any:
@@ -82,24 +84,26 @@ class SchemaFile:
 
     @property
     def title(self) -> str:
-        return str(self.data.get("title", ""))
+        """The contract's class name (its title when that is a class name: :mod:`names`)."""
+        return self.classes[""]
 
-    @cached_property
+    @property
     def classes(self) -> Mapping[str, str]:
         """The generated classes of this file: internal pointer -> class name. The root is the
-        contract (its title); a ``$defs`` entry whose title is a class name is one too."""
-        found = {"": self.title}
-        defs = self.data.get("$defs")
-        for name, entry in (defs if isinstance(defs, dict) else {}).items():
-            title = entry.get("title") if isinstance(entry, dict) else None
-            if is_class_name(title):
-                found[f"/$defs/{escape_pointer(name)}"] = str(title)
-        return found
+        contract; a ``$defs`` entry whose title is a class name is one too."""
+        return self._names.classes
 
-    @cached_property
+    @property
     def module_parts(self) -> tuple[str, ...]:
         """The generated module path below the output package, e.g. ``("agents", "finding")``."""
-        return (*self.rel.parent.parts, self.rel.stem)
+        return self._names.module_parts
+
+    @cached_property
+    def _names(self) -> Names:
+        """The names the loader derived over the whole tree, else this file's alone."""
+        if self.names is not None:
+            return self.names
+        return derive([(self.rel, self.data.get("title"), defs_titles(self.data))])[self.rel]
 
     @cached_property
     def ref_nodes(self) -> tuple[tuple[tuple[str | int, ...], dict[str, Any]], ...]:
@@ -143,6 +147,9 @@ class SchemaTree:
     # The documents reached outside the schema folder (URL mappings, metaschemas), by
     # ``~remote/<host>/<path>``: read and checked, never generated.
     external: tuple[SchemaFile, ...] = ()
+    # How each file was read (codegen.core.resolve.Scan): a later load of the folder reads
+    # again only the files that changed.
+    scans: Mapping[Any, Any] = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:
@@ -210,6 +217,16 @@ class SchemaTree:
         return list(found)
 
 
-def is_class_name(title: object) -> bool:
-    """Whether ``title`` is a Python class name (an identifier starting with a capital)."""
-    return isinstance(title, str) and title.isidentifier() and title[0].isupper()
+def defs_titles(data: Any) -> dict[str, tuple[object, str, bool]]:
+    """Each ``$defs`` entry of a document by pointer (in the document's order): its title, its
+    key, and whether it is an object schema."""
+    defs = data.get("$defs") if isinstance(data, dict) else None
+    found: dict[str, tuple[object, str, bool]] = {}
+    for name, entry in (defs if isinstance(defs, dict) else {}).items():
+        if isinstance(entry, dict):
+            found[f"/$defs/{escape_pointer(name)}"] = (
+                entry.get("title"),
+                name,
+                entry.get("type") == "object",
+            )
+    return found

@@ -13,17 +13,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from codegen.core.errors import CodegenError, Location
-from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.loader import SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
+from codegen.generate.fields import use_missing, use_tuples
 from codegen.generate.header import header
-from codegen.generate.postprocess import (
-    edit_module,
-    nested_classes,
-    rebuild_forward_references,
-    use_missing,
-    use_tuples,
-)
+from codegen.generate.postprocess import edit_module, rebuild_forward_references
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.validators import ModuleChecks, module_checks
 
@@ -47,34 +42,6 @@ class Validators:
             schemas = [c.schema for c in owners]
             self._done[key] = module_checks(self.tree, self.skeleton, schemas)
         return self._done[key]
-
-
-def _title(schema: SchemaFile, pointer: str) -> str:
-    """The class name of a class node: its title (the file's for its root)."""
-    return schema.classes[pointer]
-
-
-def _missing_fields(
-    skeleton: Skeleton, owners: list[Contract], code: str
-) -> dict[str, dict[str, bool]]:
-    """Class name -> JSON name -> whether null stays a value, for its fields that default to
-    ``MISSING``; the nested classes of inline objects are found through the fields that hold
-    them."""
-    fields: dict[str, dict[str, bool]] = {}
-    for contract in owners:
-        schema = contract.schema
-        rel = schema.rel.as_posix()
-        for (owner_rel, pointer), names in skeleton.missing.items():
-            if owner_rel == rel:
-                fields.setdefault(_title(schema, pointer), {}).update(names)
-        for (owner_rel, pointer), entries in skeleton.nested_missing.items():
-            if owner_rel != rel:
-                continue
-            for path, names in entries:
-                nested = nested_classes(code, _title(schema, pointer), path)
-                if nested is not None:
-                    fields.setdefault(nested, {}).update(names)
-    return fields
 
 
 def _tuple_fields(skeleton: Skeleton, owners: list[Contract]) -> dict[str, dict[str, str]]:
@@ -139,7 +106,7 @@ def assemble_modules(
             )
         strict = not drafts.pop()
         code = edit_module(code, validators.of(owners), depth, where, strict_integers=strict)
-        code = use_missing(code, _missing_fields(skeleton, owners, code), where)
+        code = use_missing(code, where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
         code = rebuild_forward_references(code)
         sources[PurePosixPath(*key)] = code

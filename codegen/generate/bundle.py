@@ -26,6 +26,7 @@ from typing import Any
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.generate.export_ids import fragment
 
 __all__ = ["LEFT_OUT", "MAX_OUTPUT_SCHEMA_BYTES", "structured_output_schema"]
 
@@ -87,10 +88,19 @@ def _names(tree: SchemaTree, contract: SchemaFile) -> dict[tuple[str, str], str]
     names: dict[tuple[str, str], str] = {}
     owners: dict[str, str] = {}
     for schema in tree.closure(contract):
-        targets = [("", schema.title)] if schema is not contract else []
+        for pointer in schema.dynamic:
+            raise SchemaError(
+                "a dynamic reference cannot be written in the self-contained form, which has "
+                "one $defs and no resources; the export's documents have it as $ref per scope",
+                schema.loc(pointer),
+                "OUTPUT_FORMAT",
+            )
+        own = schema.classes.get("") or schema.title or schema.rel.with_suffix("").as_posix()
+        targets = [("", own)] if schema is not contract else []
         for key, entry in (schema.data.get("$defs") or {}).items():
+            pointer = f"/$defs/{escape_pointer(key)}"
             title = entry.get("title") if isinstance(entry, dict) else None
-            targets.append((f"/$defs/{escape_pointer(key)}", title or key))
+            targets.append((pointer, schema.classes.get(pointer) or title or key))
         for pointer, name in targets:
             where = f"{schema.rel}#{pointer}"
             if name in owners:
@@ -120,15 +130,15 @@ def _rewrite(
         ref = sub.get("$ref")
         if not isinstance(ref, str):
             continue
-        target, fragment = tree.resolve(schema, ref)
-        if (target.rel.as_posix(), fragment) not in names and fragment:
+        target, at = tree.resolve(schema, ref)
+        if (target.rel.as_posix(), at) not in names and at:
             raise SchemaError(
                 f"$ref {ref!r}: only whole files and $defs entries can be referenced",
                 schema.loc(pointer),
                 "OUTPUT_FORMAT",
             )
-        name = names.get((target.rel.as_posix(), fragment))
-        sub["$ref"] = "#" if name is None else f"#/$defs/{name}"
+        name = names.get((target.rel.as_posix(), at))
+        sub["$ref"] = "#" if name is None else fragment(f"/$defs/{escape_pointer(name)}")
     if for_cli:
         for _, sub in list(iter_subschemas(document)):
             _to_draft_7(sub)

@@ -2,53 +2,47 @@
 
 The export folder holds, all written with sorted keys, two-space indent and a final newline:
 
-- ``schemas/<path>.json``: each canonical schema document, at its path in the schema folder
-  (so relative ``$ref`` resolve by file as well as by ``$id``);
+- ``schemas/<path>.json``: each schema document, at its path in the schema folder, as a draft
+  2020-12 document whatever its own draft (:mod:`codegen.generate.export_docs`), identified by
+  its exported ``$id`` (:mod:`codegen.generate.export_ids`: its own, or one made from its
+  path); each document a reference reaches outside the schema folder (a URL mapping, a
+  metaschema) too, at ``schemas/~remote/<host>/<path>``;
 - ``bundle.json``: one draft 2020-12 compound document embedding every schema under
-  ``$defs``, keyed by ``$id``. Each embedded resource keeps its ``$id`` and ``$schema`` and
-  its ``$ref`` are untouched: they resolve against the embedded resource's ``$id``, as the
-  JSON Schema specification's bundling guidance says;
+  ``$defs``, keyed by ``$id``. Each embedded resource keeps its ``$id`` and ``$schema``, and
+  its ``$ref`` resolve against the embedded resource's ``$id``, as the JSON Schema
+  specification's bundling guidance says;
 - ``structured-output/<path>.json``: for each agent or tool contract, the self-contained
   object schema the Claude CLI accepts as structured output (:mod:`codegen.generate.bundle`),
   which is also an MCP tool's ``outputSchema``;
 - ``a2a-skills.json`` (when tools are configured): the AgentCard ``skills`` fragment of the
   MCP tools (:mod:`codegen.generate.a2a`);
-- ``index.json``: contract, agent and tool names to ``$id`` and files, and the folder's manifest
-  (:mod:`codegen.generate.records`): every file generated (how :mod:`codegen.generate.targets`
-  recognises them: JSON has no comments) with its record, and the inputs of the generation.
-
-Relative references resolve by ``$id`` only if each file's ``$id`` mirrors its path in the
-schema folder; :func:`check_ids_mirror_files` refuses a tree where they do not.
+- ``index.json``: contract, agent and tool names to ``$id`` and files, each external document's
+  URL to its ``$id`` and file, and the folder's manifest (:mod:`codegen.generate.records`):
+  every file generated (how :mod:`codegen.generate.targets` recognises them: JSON has no
+  comments) with its record, and the inputs of the generation.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
 
 from codegen import __version__
-from codegen.core.errors import SchemaError
-from codegen.core.loader import DRAFT_2020_12, SchemaTree, iter_subschemas
+from codegen.core.loader import DRAFT_2020_12
 from codegen.generate.a2a import A2A_SKILLS, a2a_skills
+from codegen.generate.export_ids import export_path
 from codegen.generate.records import dump
 from codegen.generate.reuse import FileSet
 from codegen.generate.targets import GENERATED_MARK
 
 if TYPE_CHECKING:
     from codegen.generate.contract import Contract
+    from codegen.generate.documents import Documents
 
-__all__ = [
-    "BUNDLE",
-    "SCHEMAS",
-    "STRUCTURED_OUTPUT",
-    "check_ids_mirror_files",
-    "dump",
-    "render_export",
-]
+__all__ = ["BUNDLE", "SCHEMAS", "STRUCTURED_OUTPUT", "dump", "render_export"]
 
 BUNDLE = "bundle.json"
 SCHEMAS = "schemas"
@@ -56,55 +50,27 @@ SCHEMAS = "schemas"
 STRUCTURED_OUTPUT = "structured-output"
 
 
-def check_ids_mirror_files(tree: SchemaTree) -> None:
-    """Refuse a ``$ref`` that names a different file by path than by ``$id``.
-
-    Consumers resolve ``"$ref": "file_change.json"`` against the ``$id`` of the schema that
-    holds it (the bundle has no file paths); it must land on the ``$id`` of the file it names.
-    """
-    for schema in tree.files:
-        for ref in schema.file_refs:
-            target, _ = tree.resolve(schema, ref)
-            if target.external:
-                continue  # reached through a URL mapping: its $id is the URL itself
-            by_id = urljoin(schema.schema_id, ref.partition("#")[0])
-            if by_id != target.schema_id:
-                pointer = next(
-                    p for p, node in iter_subschemas(schema.data) if node.get("$ref") == ref
-                )
-                raise SchemaError(
-                    f"$ref {ref!r} names {target.rel} by path but {by_id} by $id, whose $id is "
-                    f"{target.schema_id}: give every file an $id that mirrors its path",
-                    schema.loc(f"{pointer}/$ref"),
-                    "ID_MIRRORS_PATH",
-                )
-
-
 def render_export(
     files: FileSet,
     contracts: Iterable[Contract],
-    forms: Mapping[str, dict[str, Any]],
+    documents: Documents,
     inputs: Mapping[str, str],
     source: str,
-    *,
-    text: Callable[[Contract], str] | None = None,
 ) -> dict[str, Any]:
     """Add every file of the export but its index to ``files`` (a contract's files are made
     from ``inputs[name]``, the rest from ``inputs[""]``, the whole tree); returns the index's
-    content (its manifest fields aside). ``text`` gives a contract's document as :func:`dump`
-    writes it, when the caller has it already."""
+    content (its manifest fields aside). ``documents`` gives each document's text, each agent
+    and tool contract's self-contained form and the exported ids."""
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
     contracts_index: dict[str, dict[str, Any]] = {}
     agents_index: dict[str, dict[str, Any]] = {}
     tools_index: dict[str, dict[str, Any]] = {}
     for contract in ordered:
-        rel = PurePosixPath(SCHEMAS) / contract.schema.rel
+        rel = PurePosixPath(SCHEMAS) / export_path(contract.schema)
         made = inputs[contract.name]
-        files.add(
-            rel, made, partial(text, contract) if text else partial(dump, contract.schema.data)
-        )
+        files.add(rel, made, partial(documents.document_text, contract.schema))
         entry: dict[str, Any] = {
-            "$id": contract.schema_id,
+            "$id": documents.ids[contract.schema.rel],
             "agents": list(contract.agents),
             "file": rel.as_posix(),
             "source": contract.schema_file,
@@ -115,7 +81,7 @@ def render_export(
             entry["tool_inputs"] = list(contract.tool_inputs)
         if contract.agents or contract.tools or contract.tool_inputs:
             structured = PurePosixPath(STRUCTURED_OUTPUT) / contract.schema.rel
-            files.add(structured, made, partial(_form, forms, contract.name))
+            files.add(structured, made, partial(_form, documents, contract.name))
             entry["structured_output"] = structured.as_posix()
         contracts_index[contract.name] = entry
         for agent in contract.agents:
@@ -124,12 +90,21 @@ def render_export(
             tools_index.setdefault(tool, {}).update(_named(contract, entry))
         for tool in contract.tool_inputs:
             tools_index.setdefault(tool, {})["input"] = _named(contract, entry)
+    external: dict[str, dict[str, str]] = {}
+    for schema in documents.tree.external:
+        rel = PurePosixPath(SCHEMAS) / export_path(schema)
+        files.add(rel, inputs[""], partial(documents.document_text, schema))
+        external[schema.uri] = {"$id": documents.ids[schema.rel], "file": rel.as_posix()}
     comment = f"{GENERATED_MARK} from {source}. DO NOT EDIT."
-    texts = {c.schema_id: files.texts[PurePosixPath(SCHEMAS) / c.schema.rel] for c in ordered}
+    texts = {
+        documents.ids[s.rel]: files.texts[PurePosixPath(SCHEMAS) / export_path(s)]
+        for s in (*(c.schema for c in ordered), *documents.tree.external)
+    }
     files.add(PurePosixPath(BUNDLE), inputs[""], partial(_bundle, texts, comment))
     skills = any(c.tools for c in ordered)
     if skills:
-        files.add(PurePosixPath(A2A_SKILLS), inputs[""], lambda: _skills(ordered, forms, comment))
+        skills_text = partial(_skills, ordered, documents, comment)
+        files.add(PurePosixPath(A2A_SKILLS), inputs[""], skills_text)
     return {
         "$comment": (
             f"{comment} Every file of this folder that is generated is listed in files, "
@@ -140,6 +115,7 @@ def render_export(
         "contracts": contracts_index,
         "agents": dict(sorted(agents_index.items())),
         **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
+        **({"external": dict(sorted(external.items()))} if external else {}),
         **({"a2a_skills": A2A_SKILLS} if skills else {}),
     }
 
@@ -190,7 +166,7 @@ def _skills(ordered: Sequence[Contract], forms: Mapping[str, dict[str, Any]], co
 def _named(contract: Contract, entry: Mapping[str, Any]) -> dict[str, Any]:
     """The index entry of an agent or tool name: its contract, files and ``$id``."""
     return {
-        "$id": contract.schema_id,
+        "$id": entry["$id"],
         "contract": contract.name,
         "file": entry["file"],
         "structured_output": entry["structured_output"],

@@ -20,7 +20,7 @@ from codegen.generate._dmcg import Generator
 from codegen.generate.assemble import Validators, assemble_modules
 from codegen.generate.contract import Contract
 from codegen.generate.predicates import compile_predicates
-from codegen.generate.skeleton import build_skeleton
+from codegen.generate.skeleton import build_skeleton, module_file
 from codegen.generate.units import is_shared_module, module_path, partition
 
 __all__ = ["Modules", "closure_of"]
@@ -56,7 +56,7 @@ class Modules:
             folder = scratch / str(index)
             closure = closure_of(tree, part)
             for schema in closure:
-                path = folder / schema.rel
+                path = folder / module_file(schema)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 document = self.skeleton.documents[schema.rel.as_posix()]
                 path.write_text(json.dumps(document), encoding="utf-8")

@@ -7,8 +7,10 @@ The package holds, besides ``package.json`` (name and version from
 - ``types/<path>.d.ts``: one declaration module per schema file
   (:mod:`codegen.generate.typescript`), and ``index.d.ts`` exporting every type;
 - ``validate.js`` and ``validate.d.ts``: ``validate`` and ``isValid``, which judge a document
-  with Ajv 2020 from ``bundle.js`` (the export's compound document) as the Python models do, and
-  the ``contracts``, ``agents`` and ``tools`` tables; ``index.js`` re-exports them;
+  with Ajv 2020 from ``bundle.js`` (the export's compound document: every schema in draft
+  2020-12, whatever its own draft) as the Python models do, and the ``contracts``, ``agents``
+  and ``tools`` tables; ``index.js`` re-exports them. A tree where Ajv would decide otherwise
+  than the models is refused (:mod:`codegen.generate.ajv_limits`);
 - ``README.md``, and ``maverick-codegen.json``: the manifest that lists every generated file
   with its record (:mod:`codegen.generate.records`; ``package.json`` cannot carry the
   generated mark; every other file carries it too).
@@ -26,10 +28,12 @@ from typing import Any
 
 from codegen import __version__
 from codegen.core.errors import SchemaError
-from codegen.core.loader import SchemaTree
+from codegen.core.loader import SchemaTree, iter_subschemas
 from codegen.core.npm_config import NpmSettings
+from codegen.generate.ajv_limits import check_ajv_decides, own_properties
 from codegen.generate.contract import Contract
 from codegen.generate.export import BUNDLE, SCHEMAS
+from codegen.generate.export_ids import ExportIds, export_path
 from codegen.generate.header import templates
 from codegen.generate.targets import GENERATED_MARK, NPM_MANIFEST
 from codegen.generate.ts_text import js_string, property_key
@@ -60,11 +64,14 @@ def render_npm(
     contracts: Iterable[Contract],
     export_files: Mapping[PurePosixPath, str],
     source: str,
+    *,
+    ids: ExportIds,
 ) -> tuple[dict[PurePosixPath, str], dict[str, Any]]:
     """Every file of the package but its manifest, by path relative to its folder, and the
     manifest's content (its files and records are added by
-    :func:`~codegen.generate.records.manifest_document`)."""
+    :func:`~codegen.generate.records.manifest_document`). ``ids`` are the exported ids."""
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
+    check_ajv_decides(tree)
     names = class_names(tree)
     for (rel, pointer), name in names.items():
         if name in API_NAMES:
@@ -84,8 +91,9 @@ def render_npm(
     bundle = export_files[PurePosixPath(BUNDLE)]
     parsed = f"export default JSON.parse({js_string(bundle)});"  # no literal: __proto__ is data
     files[PurePosixPath("bundle.js")] = f"{header}\n{parsed}\n"
-    files.update(_api(ordered, header, exported))
-    files[PurePosixPath("README.md")] = _readme(settings, ordered, source)
+    inherited = own_properties(tree)
+    files.update(_api(ordered, header, exported, ids, strict=settings.ajv_strict, own=inherited))
+    files[PurePosixPath("README.md")] = _readme(settings, tree, ordered, source)
     files[PurePosixPath("package.json")] = _dump(_package_json(settings, source, files))
     manifest = {
         "$comment": (
@@ -98,11 +106,18 @@ def render_npm(
 
 
 def _api(
-    ordered: list[Contract], header: str, exported: Mapping[str, tuple[str, ...]]
+    ordered: list[Contract],
+    header: str,
+    exported: Mapping[str, tuple[str, ...]],
+    ids: ExportIds,
+    *,
+    strict: bool,
+    own: bool,
 ) -> dict[PurePosixPath, str]:
-    """``validate.js``, ``validate.d.ts``, ``index.js`` and ``index.d.ts``."""
+    """``validate.js``, ``validate.d.ts``, ``index.js`` and ``index.d.ts``; ``strict`` and
+    ``own`` are Ajv's ``strict`` and ``ownProperties`` options."""
     table = {
-        c.name: {"id": c.schema_id, "schema": f"{SCHEMAS}/{c.schema.rel.as_posix()}"}
+        c.name: {"id": ids[c.schema.rel], "schema": f"{SCHEMAS}/{export_path(c.schema).as_posix()}"}
         for c in ordered
     }
     agents = {a: c.name for c in ordered for a in c.agents}
@@ -120,6 +135,8 @@ def _api(
         .get_template("npm_validate.js.j2")
         .render(
             header=header,
+            strict=strict,
+            own_properties=own,
             contracts=json.dumps(table, indent=2, ensure_ascii=False),
             agents=json.dumps(agents, indent=2, ensure_ascii=False),
             tools=json.dumps(tools, indent=2, ensure_ascii=False),
@@ -160,7 +177,7 @@ def _api(
     }
 
 
-def _readme(settings: NpmSettings, ordered: list[Contract], source: str) -> str:
+def _readme(settings: NpmSettings, tree: SchemaTree, ordered: list[Contract], source: str) -> str:
     rows = []
     for contract in ordered:
         users = [f"agent `{a}`" for a in contract.agents]
@@ -184,8 +201,31 @@ def _readme(settings: NpmSettings, ordered: list[Contract], source: str) -> str:
             description=_description(settings, source),
             example=example,
             rows=rows,
+            strict=settings.ajv_strict,
+            notes=_notes(tree),
         )
     )
+
+
+def _notes(tree: SchemaTree) -> list[str]:
+    """What ``validate`` cannot decide as the models do, said in the package's README."""
+    integers = sorted(
+        schema.rel.as_posix()
+        for schema in (*tree.files, *tree.external)
+        if not schema.draft.float_integers
+        and any(
+            node.get("type") == "integer"
+            or (isinstance(node.get("type"), list) and "integer" in node["type"])
+            for _, node in iter_subschemas(schema.data)
+        )
+    )
+    if not integers:
+        return []
+    return [
+        "Draft-04's `integer` refuses `1.0`, and so do the models, but JavaScript cannot tell "
+        "`1.0` from `1` (`JSON.parse` reads both as the number 1): `validate` accepts `1.0` "
+        f"where these draft-04 schemas say `integer`: {', '.join(f'`{r}`' for r in integers)}."
+    ]
 
 
 def _description(settings: NpmSettings, source: str) -> str:

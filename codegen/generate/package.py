@@ -124,15 +124,19 @@ def own_files(config: Config, contracts: list[Contract]) -> list[OwnFile]:
         OwnFile(PurePosixPath(f"{TYPES_MODULE}.py"), "types.py.j2", {"source": source}),
         OwnFile(PurePosixPath("__init__.py"), "package_init.py.j2", top),
     ]
+    # Each package folder (a module path's folders) and the schema folder it comes from.
     folders: dict[PurePosixPath, list[Contract]] = {}
+    written: dict[PurePosixPath, PurePosixPath] = {}
     for contract in contracts:
-        for depth in range(len(contract.schema.rel.parts)):
-            folders.setdefault(PurePosixPath(*contract.schema.rel.parts[:depth]), [])
-        folders[contract.schema.rel.parent].append(contract)
+        parts, rel = contract.schema.module_parts, contract.schema.rel.parts
+        for depth in range(len(parts)):
+            folders.setdefault(PurePosixPath(*parts[:depth]), [])
+            written.setdefault(PurePosixPath(*parts[:depth]), PurePosixPath(*rel[:depth]))
+        folders[PurePosixPath(*parts[:-1])].append(contract)
     for folder, members in sorted(folders.items()):
         if folder == PurePosixPath("."):
             continue
-        docstring = f"Contracts generated from schemas/{folder.as_posix()}/."
+        docstring = f"Contracts generated from schemas/{written[folder].as_posix()}/."
         view = _init(source, docstring, _exports(members, "folder"), [])
         files.append(OwnFile(folder / "__init__.py", "package_init.py.j2", view))
     return files

@@ -32,7 +32,8 @@ from codegen.generate._dmcg import WORKER_MIN_FILES, Generator, is_warm
 from codegen.generate.contract import Contract, contracts_of
 from codegen.generate.docs import render_docs
 from codegen.generate.documents import Documents
-from codegen.generate.export import check_ids_mirror_files, render_export
+from codegen.generate.drift import made_from
+from codegen.generate.export import render_export
 from codegen.generate.fmt import format_python, ruff_binary
 from codegen.generate.modules import Modules, closure_of
 from codegen.generate.npm import render_npm
@@ -93,9 +94,7 @@ class Plan:
         files = FileSet(self._previous(target, configured=configured))
         source = f"{self.config.display(self.config.schema_dir)}/"
         documents = self.output_schemas
-        content = render_export(
-            files, self.contracts, documents, self.inputs, source, text=documents.text
-        )
+        content = render_export(files, self.contracts, documents, self.inputs, source)
         manifest = files.with_manifest(PurePosixPath(EXPORT_INDEX), content, self.inputs[""])
         return Output(target, manifest)
 
@@ -113,7 +112,12 @@ class Plan:
             return Output(target, {})
         source = f"{self.config.display(self.config.schema_dir)}/"
         package, content = render_npm(
-            self.config.npm, self.tree, self.contracts, self.export_files, source
+            self.config.npm,
+            self.tree,
+            self.contracts,
+            self.export_files,
+            source,
+            ids=self.output_schemas.ids,
         )
         files = FileSet(self._previous(target, configured=configured))
         for rel, text in package.items():
@@ -253,8 +257,7 @@ def build_plan(
             scratch=Path(scratch),
             shown=config.schema_dir,
         )
-        check_ids_mirror_files(tree)  # consumers resolve relative $ref by $id
-        forms = Documents(tree, contracts)
+        forms = Documents(tree, contracts, config.package)
         for own in own_files(config, contracts):
             code.add(own.rel, own.inputs, own.render)
         own_fresh = code.fresh(".py")
@@ -275,7 +278,8 @@ def build_plan(
             code.texts.update(own_formatted.result())
     content = {"$comment": f"{GENERATED_MARK} from {config.display(config.schema_dir)}/. "
                "DO NOT EDIT. Every file of this folder that is generated is listed in files, "
-               "with its record."}  # fmt: skip
+               "with its record; made_from says what the generation read.",
+               "made_from": made_from(config, raw)}  # fmt: skip
     files = code.with_manifest(PurePosixPath(PACKAGE_INDEX), content, tree_digest)
     regenerated = tuple(c.name for c in todo)
     all_inputs = {**inputs, "": tree_digest}

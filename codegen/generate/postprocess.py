@@ -10,44 +10,31 @@ Every edit is located through the module's syntax tree, never by searching text:
   Schema's ``integer`` accepts ``1.0``, which ``StrictInt`` refuses; its ``number`` keeps
   integers exact, which ``StrictFloat`` would round to a float;
 * every model's configuration says ``defer_build=True``: Pydantic builds its validator on
-  first use, not when its module is imported.
+  first use, not when its module is imported; and ``serialize_by_alias=True`` where a field's
+  JSON name is not its Python name, so that every dump writes the JSON names.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 
 from codegen.core.errors import CodegenError, Location
+from codegen.generate.fields import TYPES_MODULE, add_imports, json_name
 from codegen.generate.validators import ModuleChecks
 
-__all__ = [
-    "TYPES_MODULE",
-    "edit_module",
-    "nested_classes",
-    "rebuild_forward_references",
-    "use_missing",
-    "use_tuples",
-]
+__all__ = ["TYPES_MODULE", "edit_module", "rebuild_forward_references"]
 
-TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
     "from typing import Self",
     "from pydantic import model_validator",
     "from pydantic_core import PydanticCustomError",
 )
-_FUTURE = "from __future__ import annotations"
 _RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
 # draft-04's integer is a number written without a fraction: 1.0 is none, as StrictInt says.
 _STRICT_INTEGERS = {"StrictFloat": "JsonNumber"}
 _ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
-
-
-def _add_imports(lines: list[str], imports: Sequence[str]) -> None:
-    """Add import lines after the future import; ruff's isort merges and sorts them later."""
-    future = lines.index(_FUTURE)
-    lines[future + 1 : future + 1] = ["", *imports]
 
 
 def edit_module(
@@ -66,9 +53,9 @@ def edit_module(
         functions += checks.functions.split("\n")
         edits.append((len(lines), 0, lambda: lines.extend(functions)))
         imports.append("from typing import Any")
-    for call in _config_calls(tree):
-        row = call.end_lineno or call.lineno
-        edits.append((row, 0, functools.partial(_defer_build, lines, call)))
+    for owner, call in _config_calls(tree):
+        row, aliased = call.end_lineno or call.lineno, _aliased(owner)
+        edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for check in checks.classes:
         node = classes.get(check.class_name)
@@ -102,7 +89,7 @@ def edit_module(
     for _, _, edit in sorted(edits, key=lambda item: (-item[0], item[1])):
         edit()
     if imports:
-        _add_imports(lines, imports)
+        add_imports(lines, imports)
     return "\n".join(lines)
 
 
@@ -118,152 +105,6 @@ def _rename(lines: list[str], node: ast.Name) -> None:
     raw = lines[node.lineno - 1].encode("utf-8")  # offsets count UTF-8 bytes
     start, end = node.col_offset, node.end_col_offset or node.col_offset
     lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
-
-
-def _json_name(statement: ast.AnnAssign) -> str:
-    """The JSON name of a field: its ``Field(alias=...)``, else its own name."""
-    calls = [statement.value] if isinstance(statement.value, ast.Call) else []
-    annotation = statement.annotation
-    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
-        calls += [e for e in annotation.slice.elts[1:] if isinstance(e, ast.Call)]
-    for call in calls:
-        for keyword in call.keywords:
-            if keyword.arg == "alias" and isinstance(keyword.value, ast.Constant):
-                return str(keyword.value.value)
-    return statement.target.id if isinstance(statement.target, ast.Name) else ""
-
-
-def _members(node: ast.expr) -> list[ast.expr]:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return [*_members(node.left), *_members(node.right)]
-    return [node]
-
-
-def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | None:
-    """``annotation`` with ``MISSING`` in place of its ``None`` member (beside it when
-    ``keep_none``; beside ``Any``, which holds None), or None if it has neither."""
-    if (
-        isinstance(annotation, ast.Subscript)
-        and isinstance(annotation.value, ast.Name)
-        and annotation.value.id == "Annotated"
-        and isinstance(annotation.slice, ast.Tuple)
-    ):
-        inner = _without_none(annotation.slice.elts[0], keep_none)
-        if inner is None:
-            return None
-        elts = [inner, *annotation.slice.elts[1:]]
-        return ast.Subscript(annotation.value, ast.Tuple(elts, ast.Load()), ast.Load())
-    members = _members(annotation)
-    kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
-    has_none = len(kept) != len(members)
-    anything = any(isinstance(m, ast.Name) and m.id == "Any" for m in members)  # holds None
-    if not (has_none or anything) or not (kept or keep_none):
-        return None
-    if keep_none and has_none:
-        kept = members  # also a field whose only value is null: None | MISSING
-    result: ast.expr = kept[0]
-    for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
-        result = ast.BinOp(result, ast.BitOr(), member)
-    return result
-
-
-def nested_classes(code: str, owner: str, path: tuple[str, ...]) -> str | None:
-    """The generated class of the inline object reached from class ``owner`` through the
-    properties of ``path`` (a field's annotation names it), or None when it is not one class."""
-    classes = {n.name: n for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
-    current = owner
-    for name in path:
-        node = classes.get(current)
-        fields = [
-            s
-            for s in (node.body if node is not None else [])
-            if isinstance(s, ast.AnnAssign) and _json_name(s) == name
-        ]
-        if len(fields) != 1:
-            return None
-        named = {n.id for n in ast.walk(fields[0].annotation) if isinstance(n, ast.Name)} & set(
-            classes
-        )
-        if len(named) != 1:
-            return None
-        current = named.pop()
-    return current
-
-
-def _rewrite_fields(
-    code: str,
-    fields: Mapping[str, Collection[str]],
-    rewrite: Callable[[str, ast.AnnAssign, str], None],
-    where: Location,
-) -> list[str]:
-    """The lines of ``code`` with ``rewrite(class, statement, JSON name)`` applied to each field
-    named in ``fields`` (class name -> JSON names); every one must be found."""
-    lines = code.split("\n")
-    edits: list[tuple[int, int, str]] = []
-    for node in ast.parse(code).body:
-        if not (isinstance(node, ast.ClassDef) and node.name in fields):
-            continue
-        found = set()
-        for statement in node.body:
-            if isinstance(statement, ast.AnnAssign) and _json_name(statement) in fields[node.name]:
-                name = _json_name(statement)
-                rewrite(node.name, statement, name)
-                last = statement.end_lineno or statement.lineno
-                edits.append((statement.lineno, last, "    " + ast.unparse(statement)))
-                found.add(name)
-        if found != set(fields[node.name]):
-            lacking = sorted(set(fields[node.name]) - found)
-            raise CodegenError(f"generated class {node.name} lacks fields {lacking}", where)
-    for first, last, text in sorted(edits, reverse=True):
-        lines[first - 1 : last] = [text]
-    return lines
-
-
-def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) -> str:
-    """Optional fields without a default default to ``MISSING``: ``fields`` maps class names
-    to the JSON names of those fields and whether null stays one of their values."""
-    if not fields:
-        return code
-
-    def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
-        annotation = _without_none(statement.annotation, fields[owner][name])
-        value = statement.value
-        if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
-            raise CodegenError(f"field {name!r} is not optional", where)
-        statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
-
-    lines = _rewrite_fields(code, fields, rewrite, where)
-    _add_imports(lines, ["from pydantic import MISSING"])
-    return "\n".join(lines)
-
-
-def use_tuples(code: str, fields: dict[str, dict[str, str]], depth: int, where: Location) -> str:
-    """Give exact tuple fields their ``tuple[...]`` type: ``fields`` maps class names to JSON
-    names to annotations (the generator typed them ``list[Any]``)."""
-    if not fields:
-        return code
-
-    def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
-        new = ast.parse(fields[owner][name], mode="eval").body
-        annotation = statement.annotation
-        if (
-            isinstance(annotation, ast.Subscript)
-            and isinstance(annotation.value, ast.Name)
-            and annotation.value.id == "Annotated"
-            and isinstance(annotation.slice, ast.Tuple)
-        ):
-            annotation.slice.elts[0] = new
-        else:
-            statement.annotation = new
-
-    lines = _rewrite_fields(code, fields, rewrite, where)
-    used = " ".join(wanted for names in fields.values() for wanted in names.values())
-    imports = [f"from pydantic import {n}" for n in ("StrictBool", "StrictStr") if n in used]
-    ours = [n for n in ("JsonInt", "JsonNumber") if n in used]
-    if ours:
-        imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(ours)}")
-    _add_imports(lines, imports)
-    return "\n".join(lines)
 
 
 def rebuild_forward_references(code: str) -> str:
@@ -293,8 +134,16 @@ def rebuild_forward_references(code: str) -> str:
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
-def _config_calls(tree: ast.Module) -> Iterator[ast.Call]:
-    """The ``ConfigDict(...)`` call of each class's ``model_config``."""
+def _aliased(node: ast.ClassDef) -> bool:
+    """Whether a class has a field whose JSON name is not its Python name."""
+    return any(
+        isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        and json_name(s) != s.target.id for s in node.body
+    )  # fmt: skip
+
+
+def _config_calls(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.Call]]:
+    """Each class with the ``ConfigDict(...)`` call of its ``model_config``."""
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
@@ -306,14 +155,16 @@ def _config_calls(tree: ast.Module) -> Iterator[ast.Call]:
                 and isinstance(statement.value.func, ast.Name)
                 and statement.value.func.id == "ConfigDict"
             ):
-                yield statement.value
+                yield node, statement.value
 
 
-def _defer_build(lines: list[str], call: ast.Call) -> None:
-    """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis."""
+def _defer_build(lines: list[str], call: ast.Call, aliased: bool) -> None:
+    """Add ``defer_build=True`` to a ``ConfigDict(...)`` call, before its closing parenthesis,
+    and ``serialize_by_alias=True`` to a class with aliased fields (every dump, also
+    ``model_dump_json()``, then writes the JSON names the schema knows)."""
     row, end = (call.end_lineno or call.lineno) - 1, (call.end_col_offset or 1) - 1  # ")"
     items = [*call.args, *(k.value for k in call.keywords)]
-    added = "defer_build=True"
+    added = "defer_build=True, serialize_by_alias=True" if aliased else "defer_build=True"
     if items:
         last = items[-1]
         text = "\n".join(lines[(last.end_lineno or 1) - 1 : row + 1]).encode()

@@ -39,6 +39,7 @@ from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import tidy
 
 Scope = tuple[tuple[str, str, str], ...]  # (dynamic anchor, file, pointer), by anchor
+_MAX_DEPTH = 100
 
 __all__ = [
     "ANNOTATIONS",
@@ -96,6 +97,10 @@ class PredicateCompiler:
         # the tree looks for, bound to its outermost declaration among the resources entered.
         self.scope: Scope = ()
         self.dynamic_names = tree.dynamic_names
+        # How deep the functions being compiled nest; past _MAX_DEPTH, a function is named at
+        # once and compiled when the outermost one is done (a chain of thousands of $refs).
+        self.depth = 0
+        self.deferred: list[tuple[tuple[Any, ...], Scope]] = []
         self.pending: dict[str, bool] = {}  # functions being compiled -> referenced meanwhile
         self.constants: dict[str, str] = {}
         self.booleans: dict[str, str] = {}
@@ -154,25 +159,46 @@ class PredicateCompiler:
             return name
         name = f"_{'a' if annotate else 'v'}{len(self.names)}"
         self.names[key] = name
+        job = (key, name, schema, pointer, kept, node)
+        if self.depth >= _MAX_DEPTH:  # a long chain of references: compiled after this one
+            self.deferred.append((job, scope))
+            return name
         self.pending[name] = False
         outer, self.scope = self.scope, scope
+        self.depth += 1
         try:
-            body = Guards(
-                self, schema, pointer, annotate=annotate, residual=residual, kept=kept
-            ).compile(node)
+            return self._compile(job, referenced=False)
         finally:
             self.scope = outer
-        referenced = self.pending.pop(name)
+            self.depth -= 1
+            while self.deferred and not self.depth:
+                (job, self.scope), self.depth = self.deferred.pop(), 1
+                self.pending[job[1]] = True  # named already: it must be defined
+                try:
+                    self._compile(job, referenced=True)
+                finally:
+                    self.scope, self.depth = outer, 0
+
+    def _compile(self, job: tuple[Any, ...], *, referenced: bool) -> str | None:
+        """The body of the function a job names (None, and no function, when it checks
+        nothing and nothing calls it yet)."""
+        key, name, schema, pointer, kept, node = job
+        rel, _, annotate, residual, _ = key
+        body = Guards(
+            self, schema, pointer, annotate=annotate, residual=residual, kept=kept
+        ).compile(node)
+        referenced = self.pending.pop(name) or referenced
         if body is None and not referenced:
             self.names[key] = None
             return None
         where = ascii(f"{rel}#{pointer}")[1:-1].replace('"', '\\"')
-        lines = body if body is not None and not self.readable else tidy(body or ["return True"])
+        empty = ["return set(), set()"] if annotate else ["return True"]
+        lines = body if body is not None and not self.readable else tidy(body or empty)
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
         header = f"def {name}(x: Any) -> {returns}:"
         doc = f'    """{where}"""'
         self.out.lines += ["", "", header, doc, *("    " + ln for ln in lines)]
-        return name
+        return str(name)
 
     def enter(self, schema: SchemaFile, pointer: str) -> Scope:
         """The dynamic scope once the resource holding ``pointer`` is entered: its dynamic

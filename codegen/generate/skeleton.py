@@ -21,13 +21,15 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties: false``
   beside them, which closes the subclass;
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
-  classes, as a ``tuple`` (postprocess); an optional property without a default that refuses
-  null, as a field that defaults to ``pydantic.MISSING`` (postprocess);
+  classes, as a ``tuple`` (:mod:`codegen.generate.fields`); an optional property without a
+  default, as a field that defaults to ``pydantic.MISSING``: it carries a mark among its
+  ``examples``, by which :mod:`codegen.generate.fields` finds its field in whatever class
+  the generator makes;
 * annotations (``title`` on the nodes that are classes only, since the generator makes a class
-  of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); the
-  generated model may validate the ``default`` of a field that is not plain (a scalar, or an
-  array of them), so such a default that its own schema refuses is not applied (the field is
-  ``MISSING`` when absent).
+  of any titled node; ``description``, ``default``, ``examples``, ``deprecated``); a
+  property's ``default`` is the field's only where filling it in never makes the schema refuse
+  a document it accepted (:mod:`codegen.generate.defaults`), else the field is ``MISSING`` when
+  absent.
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
@@ -40,24 +42,24 @@ skips exactly the keywords recorded here as *kept* at each node.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import PurePosixPath
+from typing import Any
 
-from codegen.core.jsonpos import escape_pointer, pointer_tokens
+from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.defaults import DefaultRule
+from codegen.generate.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.rules import is_base
 from codegen.generate.skeleton_shapes import (
     ANNOTATIONS,
     BOUNDS,
     LENGTHS,
-    Defaults,
     Shapes,
     Skeleton,
     types,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -74,7 +76,7 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     for schema in files:
         rel = schema.rel.as_posix()
         skeleton.classes.update((rel, pointer) for pointer in schema.classes)
-    defaults = Defaults(tree)
+    defaults = DefaultRule(tree)
     for schema in files:
         rel = schema.rel.as_posix()
         stripper = _Stripper(tree, schema, skeleton, defaults)
@@ -83,9 +85,16 @@ def build_skeleton(tree: SchemaTree, files: Sequence[SchemaFile] | None = None) 
     return skeleton
 
 
+def module_file(schema: SchemaFile) -> PurePosixPath:
+    """Where the generator reads a file's skeleton: its module path (the generator names a
+    module after its file), with ``.json``."""
+    *folders, name = schema.module_parts
+    return PurePosixPath(*folders, f"{name}.json")
+
+
 class _Stripper(Shapes):
     def __init__(
-        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: Defaults
+        self, tree: SchemaTree, schema: SchemaFile, skeleton: Skeleton, defaults: DefaultRule
     ) -> None:
         self.tree = tree
         self.schema = schema
@@ -96,13 +105,19 @@ class _Stripper(Shapes):
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
             return {}  # true and false: any value; the predicates refuse what false refuses
-        # A title names a class: the generator makes one of any titled node, so only the nodes
-        # that are classes keep theirs.
-        cls = (self.rel, pointer) in self.skeleton.classes
+        # A title names a class: the generator makes one of any titled node, so a class node's
+        # title is its class name and no other node keeps one.
+        name = (
+            self.schema.classes.get(pointer)
+            if (self.rel, pointer) in self.skeleton.classes
+            else None
+        )
         out = {
-            k: node[k]
+            k: name if k == "title" else node[k]
             for k in ANNOTATIONS
-            if k in node and (k != "$id" or not pointer) and (k != "title" or cls)
+            if (k in node or (k == "title" and name))
+            and (k != "$id" or not pointer)
+            and (k != "title" or name)
         }
         kept: set[str] = set()
         defs = node.get("$defs")
@@ -112,7 +127,7 @@ class _Stripper(Shapes):
                 for name, sub in defs.items()
             }
         if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
-            out["$ref"] = node["$ref"]
+            out["$ref"] = self.module_ref(node["$ref"])
             kept.add("$ref")
         elif types(node) is not None:
             self.typed(node, pointer, out, kept)
@@ -141,17 +156,16 @@ class _Stripper(Shapes):
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
 
-    def typed_ref(self, ref: str) -> bool:
-        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
-        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
-        the path taken, which a class validating itself cannot know). Any other target is the
-        predicates' to check."""
-        if self.tree.dynamic:
-            return False
-        target, pointer = self.tree.resolve(self.schema, ref)
-        tokens = pointer_tokens(pointer)
-        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
-        return defs and not target.external
+    def module_ref(self, ref: str) -> str:
+        """``ref`` between the files as the generator reads them (at their module paths)."""
+        target, _ = self.tree.resolve(self.schema, ref)
+        here, there = module_file(self.schema), module_file(target)
+        if here == self.schema.rel and there == target.rel:
+            return ref  # the names are the files': as written
+        path, hashed, fragment = ref.partition("#")
+        if not path:
+            return ref
+        return posixpath.relpath(there.as_posix(), here.parent.as_posix()) + hashed + fragment
 
     @staticmethod
     def string_enum(node: Mapping[str, Any]) -> bool:
@@ -255,27 +269,21 @@ class _Stripper(Shapes):
                     continue
                 stripped = out["properties"][name]
                 if isinstance(sub, dict) and "default" in sub:
-                    if self.default_applies(sub["default"], stripped, pointer, name):
+                    if self.defaults.applies(self.schema, pointer, name, sub["default"]):
                         continue
-                    del stripped["default"]  # never applied: absent stays absent, as below
-                # Absent stays absent (pydantic.MISSING, postprocess), whether null is refused
-                # or allowed (then the field keeps None among its values).
-                nullable = not (self.refuses_null(stripped) or self.untyped(stripped))
-                if (self.rel, pointer) in self.skeleton.classes:
-                    self.skeleton.missing.setdefault((self.rel, pointer), {})[name] = nullable
-                    continue
-                if not nullable:
-                    # The predicate checks it in full (its field may default to None).
-                    here = f"{pointer}/properties/{escape_pointer(name)}"
-                    self.skeleton.kept[(self.rel, here)] = frozenset()
-                # MISSING too when the path from a class down to this object can be followed.
-                self.nested_missing(pointer, name, nullable)
+                    del stripped["default"]  # never filled in: absent stays absent, as below
+                # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
+                # refused or allowed (then the field keeps None among its values).
+                keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
+                examples = stripped.get("examples")
+                mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
+                stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
         bases = [e for e in node.get("allOf") or [] if is_base(e) and self.typed_ref(e["$ref"])]
         if bases:
-            out["allOf"] = [{"$ref": e["$ref"]} for e in bases]
+            out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in bases]
             for index, entry in enumerate(node["allOf"]):
                 if entry in bases:
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
@@ -296,27 +304,3 @@ class _Stripper(Shapes):
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
-
-    def nested_missing(self, pointer: str, name: str, nullable: bool) -> None:
-        """Record ``name`` of the inline object at ``pointer`` under its nearest class."""
-        tokens = pointer_tokens(pointer)
-        start = 2 if tokens[:1] == ["$defs"] and len(tokens) >= 2 else 0
-        owner = "" if start == 0 else f"/$defs/{escape_pointer(tokens[1])}"
-        if (self.rel, owner) not in self.skeleton.classes:
-            return
-        path: list[str] = []
-        rest = tokens[start:]
-        while rest:
-            if rest[0] == "properties" and len(rest) >= 2:
-                path.append(rest[1])
-                rest = rest[2:]
-            elif rest[0] == "items":
-                rest = rest[1:]
-            else:
-                return  # through anyOf, allOf...: the generated class is not found by path
-        entries = self.skeleton.nested_missing.setdefault((self.rel, owner), [])
-        for entry_path, names in entries:
-            if entry_path == tuple(path):
-                names[name] = nullable
-                return
-        entries.append((tuple(path), {name: nullable}))

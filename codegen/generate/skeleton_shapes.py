@@ -1,8 +1,8 @@
-"""The skeleton's judgements of shapes: defaults, nullability, tuples, tags, closed subclasses.
+"""The skeleton's judgements of shapes: nullability, tuples, tags, closed subclasses.
 
 :class:`Shapes` is the part of :mod:`codegen.generate.skeleton`'s stripper that decides, for one
-node, whether a form the generator would make of it is exact: whether a property's ``default``
-can be the field's default, whether its type refuses ``null``, whether a ``prefixItems`` array
+node, whether a form the generator would make of it is exact: whether its type refuses
+``null``, whether a ``prefixItems`` array
 is an exact ``tuple``, which property tags a ``oneOf``'s branches, and whether a subclass is
 closed exactly by ``unevaluatedProperties: false``.
 """
@@ -12,18 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.generate.rules import is_base
 
 if TYPE_CHECKING:
-    from referencing import Registry
+    from codegen.generate.defaults import DefaultRule
 
 __all__ = [
     "ANNOTATIONS",
     "BOUNDS",
     "LENGTHS",
-    "Defaults",
     "Shapes",
     "Skeleton",
     "literal_const",
@@ -43,14 +42,6 @@ class Skeleton:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
     kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> optional properties without a default whose type refuses null, or that
-    # have no type (``Any``): their generated fields default to pydantic.MISSING, not None.
-    missing: dict[tuple[str, str], dict[str, bool]] = field(default_factory=dict)
-    # Class node -> (path of property names down to an inline object, its optional properties
-    # without a default that refuse null): those fields of the generated nested class too.
-    nested_missing: dict[tuple[str, str], list[tuple[tuple[str, ...], dict[str, bool]]]] = field(
-        default_factory=dict
-    )
     # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
     tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
@@ -68,38 +59,6 @@ def types(node: Any) -> list[str] | None:
     return None
 
 
-class Defaults:
-    """Whether a property's default is valid by its own schema (an ECMA-262 validator over the
-    tree, built on first use: few defaults need it)."""
-
-    def __init__(self, tree: SchemaTree) -> None:
-        self.tree = tree
-        self._registry: Registry[Any] | None = None
-
-    def valid(self, schema: SchemaFile, pointer: str, default: Any) -> bool:
-        # The ECMA-262 validator (jsonschema, regress) is imported only when a default needs it.
-        from codegen.core.ecma import tree_registry, validator_at  # noqa: PLC0415
-
-        if self._registry is None:
-            self._registry = tree_registry(self.tree)
-        return bool(validator_at(self._registry, schema, pointer).is_valid(default))
-
-
-_PLAIN_KEYS = frozenset({"type", "items", *BOUNDS, *(k for ks in LENGTHS.values() for k in ks)})
-_PLAIN_TYPES = frozenset({"string", "integer", "number", "boolean", "null", "array"})
-
-
-def _plain(stripped: Any) -> bool:
-    """Whether the generator types a stripped schema without a class of its own: scalars and
-    arrays of them (it validates the default of a field that holds a class)."""
-    if not isinstance(stripped, dict) or set(stripped) - {*ANNOTATIONS, *_PLAIN_KEYS}:
-        return False
-    kinds = types(stripped)
-    if not kinds or set(kinds) - _PLAIN_TYPES:
-        return False
-    return "items" not in stripped or _plain(stripped["items"])
-
-
 class Shapes:
     """The judgements of one file's stripper (see the module's docstring)."""
 
@@ -107,24 +66,19 @@ class Shapes:
     schema: SchemaFile
     rel: str
     skeleton: Skeleton
-    defaults: Defaults
+    defaults: DefaultRule
 
-    def default_applies(self, default: Any, stripped: Any, pointer: str, name: str) -> bool:
-        """Whether a property's ``default`` can be the generated field's default.
-
-        The generator validates the default of a field that holds a class (``validate_default``;
-        it also wraps some unions in classes of its own),
-        so a default that its own schema refuses would make the model refuse every document that
-        leaves the property out. Such a default is not applied (lint's ``DEFAULT_VALID`` reports
-        it), whatever the field's type; the defaults of plain fields (scalars, arrays of them),
-        which the generator never validates, are kept as they are, unchecked.
-        """
-        if _plain(stripped):
-            return True
-        if default is None and not self.refuses_null(stripped):
-            return True
-        here = f"{pointer}/properties/{escape_pointer(name)}"
-        return self.defaults.valid(self.schema, here, default)
+    def typed_ref(self, ref: str) -> bool:
+        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
+        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
+        the path taken, which a class validating itself cannot know). Any other target is the
+        predicates' to check."""
+        if self.tree.dynamic:
+            return False
+        target, pointer = self.tree.resolve(self.schema, ref)
+        tokens = pointer_tokens(pointer)
+        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
+        return defs and not target.external
 
     @staticmethod
     def untyped(stripped: Any) -> bool:
@@ -182,13 +136,13 @@ class Shapes:
     def tag(self, branches: list[Any]) -> str | None:
         """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
 
-        Each branch must be a ``$ref`` to a class (which validates itself) of an object type
-        that requires the property and gives it a ``const`` of its own, which the skeleton
-        keeps as a ``Literal``.
+        Each branch must be a ``$ref`` the skeleton types (to a class, which validates itself;
+        none is where a reference of the tree is dynamic) of an object type that requires the
+        property and gives it a ``const`` of its own, which the skeleton keeps as a ``Literal``.
         """
         tags: list[dict[str, str]] = []
         for branch in branches:
-            if not is_base(branch):
+            if not is_base(branch) or not self.typed_ref(branch["$ref"]):
                 return None
             target, pointer = self.tree.resolve(self.schema, branch["$ref"])
             if (target.rel.as_posix(), pointer) not in self.skeleton.classes:

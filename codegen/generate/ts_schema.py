@@ -74,6 +74,7 @@ def evaluated_names(
         bool(node.get("patternProperties"))
         or node.get("additionalProperties", False) is not False
         or node.get("unevaluatedProperties", False) is not False
+        or "$dynamicRef" in node  # its target depends on the path taken: any name
     )
     subs: list[tuple[SchemaFile, Any]] = []
     if isinstance(node.get("$ref"), str):

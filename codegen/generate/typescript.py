@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.errors import SchemaError
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.rules import is_base
 from codegen.generate.ts_schema import evaluated_names, list_of, literal_types, types_of
@@ -66,26 +66,24 @@ _RESERVED = frozenset(
 
 
 def class_names(tree: SchemaTree) -> dict[tuple[str, str], str]:
-    """The type name of every class node; refuses names TypeScript cannot declare or that two
-    classes share."""
+    """The type name of every class node (``SchemaFile.classes``: the Python class names);
+    refuses names TypeScript cannot declare or that two classes share."""
     names: dict[tuple[str, str], str] = {}
     owners: dict[str, SchemaFile] = {}
     for schema in tree.files:
-        entries = [("", schema.data.get("title"))]
-        for key, entry in (schema.data.get("$defs") or {}).items():
-            if isinstance(entry, dict) and isinstance(entry.get("title"), str):
-                entries.append((f"/$defs/{escape_pointer(key)}", entry["title"]))
-        for pointer, name in entries:
-            if not isinstance(name, str) or not name.isidentifier() or name in _RESERVED:
+        for pointer, name in schema.classes.items():
+            node = resolve_pointer(schema.data, pointer)
+            where = schema.loc(f"{pointer}/title" if "title" in node else pointer)
+            if not name.isidentifier() or name in _RESERVED:
                 raise SchemaError(
-                    f"title {name!r} cannot name a TypeScript type: use a class name",
-                    schema.loc(f"{pointer}/title"),
+                    f"class name {name!r} cannot name a TypeScript type: use a class name",
+                    where,
                     "TITLE_IS_CLASS_NAME",
                 )
             if name in owners:
                 raise SchemaError(
                     f"class name {name!r} is already generated from {owners[name].rel}",
-                    schema.loc(f"{pointer}/title"),
+                    where,
                     "TITLE_UNIQUE",
                 )
             owners[name] = schema
@@ -148,6 +146,9 @@ class _Module:
         parts: list[TsType] = []
         if isinstance(node.get("$ref"), str):
             parts.append(self.ref(schema, node["$ref"], depth, stack))
+        if isinstance(node.get("$dynamicRef"), str):  # any schema it may lead to
+            targets = [self.tree.resolve(schema, node["$dynamicRef"]), *self.anchored()]
+            parts.append(union(self.at(t, p, depth, stack) for t, p in targets))
         kinds = types_of(node)
         merged: set[int] = set()
         values = literal_types(node, kinds)
@@ -169,6 +170,21 @@ class _Module:
 
     def ref(self, schema: SchemaFile, ref: str, depth: int, stack: _Stack) -> TsType:
         target, pointer = self.tree.resolve(schema, ref)
+        return self.at(target, pointer, depth, stack)
+
+    def anchored(self) -> list[tuple[SchemaFile, str]]:
+        """Every schema a dynamic reference of the tree may be bound to."""
+        wanted = self.tree.dynamic_names
+        return [
+            (schema, at)
+            for schema in (*self.tree.files, *self.tree.external)
+            for anchors in schema.resources.values()
+            for name, at in anchors.items()
+            if name in wanted
+        ]
+
+    def at(self, target: SchemaFile, pointer: str, depth: int, stack: _Stack) -> TsType:
+        """The type of the schema at ``pointer`` of ``target``: its class, or it inline."""
         key = (target.rel.as_posix(), pointer)
         name = self.names.get(key)
         if name is not None:

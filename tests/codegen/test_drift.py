@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,8 @@ def test_schema_edited_without_regenerating_fails_naming_the_file(
     schema.write_text(json.dumps(doc, indent=2))
     code, out = run(project, "check")
     assert code == 1
+    # A summary first: how many files, and why (the schema, not the configuration or generator)
+    assert out.splitlines()[1:2] == ["  why: 1 schema file changed: tools/problem.json (edited)"]
     assert f"changed: {PATH}/tools/problem.py" in out
     assert '+    file: Annotated[StrictStr, Field(description="Path of the file' in out
     # run() passes --config: the hint names the command that works from here
@@ -225,8 +228,14 @@ def test_an_edit_anywhere_in_the_generator_makes_every_file_stale(
     edited.write_text(edited.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     done = codegen("check")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert f"changed: {PATH}/tools/problem.py" in done.stdout  # its record names the generator
-    assert "-# Inputs: sha256:" in done.stdout
+    # its record names the generator; the summary says so before any file
+    assert f"changed: {PATH}/tools/problem.py (its records only)" in done.stdout
+    summary = done.stdout.splitlines()[:2]
+    assert summary[0].startswith("generated code has drifted: ")
+    assert re.search(
+        r": (\d+) changed \(\1 in their records only\), 0 missing, 0 stale", summary[0]
+    )
+    assert summary[1].startswith("  why: the generator changed (maverick-codegen ")
     assert codegen("generate").returncode == 0
     assert "by their records" in codegen("check").stdout
 

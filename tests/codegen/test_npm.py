@@ -42,6 +42,7 @@ def configure(project: Path, table: str) -> None:
         (TABLE + 'npm_dir = "expected/export"\n', "npm_dir and export_dir must not be inside"),
         (TABLE + 'npm_dir = "."\n', "must be a folder below the project"),
         (TABLE + "license = 3\n", "license must be a non-empty string"),
+        (TABLE + 'ajv_strict = "yes"\n', "ajv_strict must be true or false"),
     ],
 )
 def test_the_table_is_checked(
@@ -56,6 +57,28 @@ def test_the_table_is_checked(
     err = capsys.readouterr().err
     assert message in err
     assert f"{project / 'pyproject.toml'}:" in err  # pyproject.toml:line:col
+
+
+def test_ajv_options_follow_the_table_and_the_schemas(
+    make_project: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """Strict mode only when asked (its style checks refuse some valid schemas); only own
+    properties when a schema names one every JavaScript object inherits."""
+    project = make_project("inheritance_rules")
+    golden = (GOLDEN / "inheritance_rules" / NPM / "validate.js").read_text()
+    assert "  strict: false,\n" in golden
+    assert "ownProperties" not in golden
+    configure(project, TABLE + "ajv_strict = true\n")
+    problem = project / "schemas/tools/problem.json"
+    document = json.loads(problem.read_text())
+    document["properties"]["constructor"] = {"type": "string"}
+    problem.write_text(json.dumps(document, indent=2))
+    git(project, "init", "-q")
+    assert run(project, "export", "--npm", str(tmp_path / "pkg"))[0] == 0
+    validate = (tmp_path / "pkg/validate.js").read_text()
+    assert "  strict: true,\n  allErrors: true,\n  allowUnionTypes: true,\n" in validate
+    assert "  ownProperties: true,\n" in validate
+    assert "\nstrict, `pattern` as ECMA-262" in (tmp_path / "pkg/README.md").read_text()
 
 
 def test_export_npm_writes_what_generate_writes_and_is_deterministic(

@@ -1,0 +1,124 @@
+"""Benchmark every job on one large schema file (5 MB), against plain datamodel-code-generator.
+
+The schema is bench/large_schema.py's (draft-07, thousands of definitions, reference chains
+hundreds deep, enums, oneOf, anyOf). Prints, from one run, each command a fresh process:
+
+- ``maverick-codegen generate`` into an empty folder at a quarter, half and the whole size:
+  seconds, seconds per MB (near-linear: the ratios stay close), peak memory;
+- ``datamodel-codegen`` with its default options on the same whole file: seconds and peak
+  memory (goal: ``generate`` faster and smaller);
+- ``check`` (by the records), ``lint``, and ``breaking --against HEAD`` after one pattern of one
+  definition is narrowed (its finding and witness checked) on the whole file.
+
+Peak memory is the largest resident set of the command and every process it started.
+
+Usage: python bench/bench_large.py [--definitions 1800] [--dmcg-timeout 1800]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from large_schema import large_text
+
+BIN = Path(sys.executable).parent
+_MEASURE = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "print(time.perf_counter() - start, peak, done.returncode)\n"
+    "sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])\n"
+)
+
+
+def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, float, int, str]:
+    """Seconds, peak memory (MB) and exit code of ``command`` in a fresh process, its output."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    seconds, peak, code = done.stdout.split()
+    return float(seconds), int(peak) / 1024, int(code), done.stderr
+
+
+def project(root: Path, definitions: int) -> float:
+    """A project holding the large schema; its size in MB."""
+    (root / "schemas").mkdir(parents=True)
+    text = large_text(definitions)
+    (root / "schemas" / "large-config.json").write_text(text, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/large"\n'
+        'package = "large"\n',
+        encoding="utf-8",
+    )
+    return len(text.encode()) / 1e6
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b", *args], cwd=root,
+                   check=True, capture_output=True)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--definitions", type=int, default=1800, help="1800 make 5 MB")
+    parser.add_argument("--dmcg-timeout", type=float, default=1800)
+    args = parser.parse_args()
+    codegen = str(BIN / "maverick-codegen")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-large-") as tmp:
+        for share in (4, 2, 1):
+            root = Path(tmp) / f"share{share}"
+            size = project(root, args.definitions // share)
+            seconds, peak, code, log = measured(root, codegen, "generate")
+            if code != 0:
+                sys.exit(f"generate failed on {size:.1f} MB:\n{log}")
+            rows.append((f"generate, {size:.2f} MB", seconds, peak, seconds / size))
+        root = Path(tmp) / "share1"
+        plain = Path(tmp) / "plain"
+        plain.mkdir()
+        try:
+            seconds, peak, code, log = measured(
+                plain,
+                str(BIN / "datamodel-codegen"),
+                "--input", str(root / "schemas" / "large-config.json"),
+                "--input-file-type", "jsonschema",
+                "--output-model-type", "pydantic_v2.BaseModel",
+                "--output", str(plain / "models.py"),
+                timeout=args.dmcg_timeout,
+            )  # fmt: skip
+            rows.append((f"datamodel-codegen, {size:.2f} MB (exit {code})", seconds, peak, None))
+        except subprocess.TimeoutExpired:
+            rows.append((f"datamodel-codegen: past {args.dmcg_timeout:.0f} s", None, None, None))
+        for name, command in (("check", ["check"]), ("lint", ["lint"])):
+            seconds, peak, code, _ = measured(root, codegen, *command)
+            rows.append((f"{name} (exit {code})", seconds, peak, None))
+        git(root, "init", "-q")
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", "large")
+        schema = root / "schemas" / "large-config.json"
+        data = json.loads(schema.read_text(encoding="utf-8"))
+        data["definitions"]["d0"]["properties"]["field_0"]["pattern"] = "^[a-z0-9_]+$"
+        schema.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        seconds, peak, code, log = measured(root, codegen, "breaking", "--against", "HEAD")
+        found = "PATTERN" in log and "witness" in log
+        rows.append((f"breaking, one pattern narrowed (exit {code}, found: {found})", seconds,
+                     peak, None))  # fmt: skip
+    print(f"{'command':<58}{'seconds':>9}{'peak MB':>9}{'s per MB':>10}")
+    for name, seconds, peak, per_mb in rows:
+        cells = [f"{v:.1f}" if isinstance(v, float) else "-" for v in (seconds, peak, per_mb)]
+        print(f"{name:<58}{cells[0]:>9}{cells[1]:>9}{cells[2]:>10}")
+
+
+if __name__ == "__main__":
+    main()
