@@ -7,8 +7,9 @@ hundreds deep, enums, oneOf, anyOf). Prints, from one run, each command a fresh 
   seconds, seconds per MB (near-linear: the ratios stay close), peak memory;
 - ``datamodel-codegen`` with its default options on the same whole file: seconds and peak
   memory (goal: ``generate`` faster and smaller);
-- ``check`` (by the records), ``lint``, and ``breaking --against HEAD`` after one pattern of one
-  definition is narrowed (its finding and witness checked) on the whole file.
+- ``check`` (by the records) and ``lint`` on the whole file;
+- ``breaking --against HEAD`` after one pattern of one definition is narrowed (its finding and
+  witness checked), at each size: seconds and peak memory, or past ``--breaking-timeout``.
 
 Peak memory is the largest resident set of the command and every process it started.
 
@@ -19,18 +20,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from large_schema import large_text
 
 BIN = Path(sys.executable).parent
 _MEASURE = (
-    "import resource, subprocess, sys, time\n"
+    "import os, resource, subprocess, sys, time\n"
     "start = time.perf_counter()\n"
-    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "limit = float(os.environ['BENCH_TIMEOUT'])\n"
+    "try:\n"
+    "    done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=limit)\n"
+    "except subprocess.TimeoutExpired:\n"
+    "    sys.exit(3)  # the command was killed\n"
     "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
     "print(time.perf_counter() - start, peak, done.returncode)\n"
     "sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])\n"
@@ -42,11 +49,14 @@ def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, fl
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE, *command],
         cwd=cwd,
+        env={**os.environ, "BENCH_TIMEOUT": str(timeout)},
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=timeout + 60,
         check=False,
     )
+    if done.returncode == 3:
+        raise subprocess.TimeoutExpired(command, timeout)
     seconds, peak, code = done.stdout.split()
     return float(seconds), int(peak) / 1024, int(code), done.stderr
 
@@ -69,13 +79,36 @@ def git(root: Path, *args: str) -> None:
                    check=True, capture_output=True)  # fmt: skip
 
 
+def breaking(root: Path, codegen: str, size: str, timeout: float) -> tuple[Any, ...]:
+    """``breaking --against HEAD`` after one pattern of one definition is narrowed: seconds,
+    peak memory, and whether its finding and witness were reported."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "large")
+    schema = root / "schemas" / "large-config.json"
+    data = json.loads(schema.read_text(encoding="utf-8"))
+    data["definitions"]["d0"]["properties"]["field_0"]["pattern"] = "^[a-z0-9_]+$"
+    schema.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    try:
+        seconds, peak, code, log = measured(
+            root, codegen, "breaking", "--against", "HEAD", timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return (f"breaking, {size}: past {timeout:.0f} s", None, None, None)
+    found = "PATTERN" in log and "witness" in log
+    return (f"breaking, {size}, one pattern narrowed (exit {code}, found: {found})", seconds,
+            peak, None)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--definitions", type=int, default=1800, help="1800 make 5 MB")
     parser.add_argument("--dmcg-timeout", type=float, default=1800)
+    parser.add_argument("--breaking-timeout", type=float, default=900)
     args = parser.parse_args()
     codegen = str(BIN / "maverick-codegen")
-    rows = []
+    rows: list[tuple[Any, ...]] = []
+    sizes: list[tuple[Path, float]] = []
     with tempfile.TemporaryDirectory(prefix="bench-large-") as tmp:
         for share in (4, 2, 1):
             root = Path(tmp) / f"share{share}"
@@ -84,6 +117,7 @@ def main() -> None:
             if code != 0:
                 sys.exit(f"generate failed on {size:.1f} MB:\n{log}")
             rows.append((f"generate, {size:.2f} MB", seconds, peak, seconds / size))
+            sizes.append((root, size))
         root = Path(tmp) / "share1"
         plain = Path(tmp) / "plain"
         plain.mkdir()
@@ -103,17 +137,8 @@ def main() -> None:
         for name, command in (("check", ["check"]), ("lint", ["lint"])):
             seconds, peak, code, _ = measured(root, codegen, *command)
             rows.append((f"{name} (exit {code})", seconds, peak, None))
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "large")
-        schema = root / "schemas" / "large-config.json"
-        data = json.loads(schema.read_text(encoding="utf-8"))
-        data["definitions"]["d0"]["properties"]["field_0"]["pattern"] = "^[a-z0-9_]+$"
-        schema.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        seconds, peak, code, log = measured(root, codegen, "breaking", "--against", "HEAD")
-        found = "PATTERN" in log and "witness" in log
-        rows.append((f"breaking, one pattern narrowed (exit {code}, found: {found})", seconds,
-                     peak, None))  # fmt: skip
+        for at, mb in sizes:  # after check and lint: it edits the schema
+            rows.append(breaking(at, codegen, f"{mb:.2f} MB", args.breaking_timeout))
     print(f"{'command':<58}{'seconds':>9}{'peak MB':>9}{'s per MB':>10}")
     for name, seconds, peak, per_mb in rows:
         cells = [f"{v:.1f}" if isinstance(v, float) else "-" for v in (seconds, peak, per_mb)]

@@ -22,6 +22,7 @@ from codegen.breaking.engine.arrays import solve_array
 from codegen.breaking.engine.expand import Search, expand
 from codegen.breaking.engine.facts import (
     EMPTY,
+    Empty,
     EngineDefect,
     Found,
     Result,
@@ -57,6 +58,10 @@ class Solver:
         self._answers: dict[Any, Result] = {}
         self._open: dict[Any, int] = {}
         self._reached = _MAX_NESTING
+        # Questions answered EMPTY while relying on open ones (key -> the outermost depth
+        # relied on), and, per open question, those settled below it: see :meth:`solve`.
+        self._provisional: dict[Any, int] = {}
+        self._settled: list[list[Any]] = []
         self.search = Search(steps)
 
     def solve(self, lits: Iterable[Lit], exclude: tuple[Any, ...] = ()) -> Result:
@@ -64,8 +69,14 @@ class Solver:
 
         Documents are finite, so the values a recursive schema accepts are the least fixed
         point of its equations: a question met again while it is being answered contributes
-        nothing there (it is taken as empty). An answer that relied on that is only kept when
-        it is a value, or when the question it relied on is the one being closed.
+        nothing there (it is taken as empty). A value is always kept. An EMPTY that relied on
+        an open question is *provisional*: it is reused, as long as every question it relied
+        on is still open (the same assumptions; more open questions only assume more), and
+        becomes final when the outermost question it relied on closes EMPTY (the provisional
+        answers then make a fixed point of empty sets: the least one). Any other outcome of
+        a question (a value, unknown, an interruption) drops the provisional answers settled
+        below it, which are asked again when met. Without this, a recursive graph of
+        references re-explores every question below each open one: exponential.
         """
         lits = list(lits)
         key = (frozenset(lit.key for lit in lits), _frozen(exclude))
@@ -74,19 +85,44 @@ class Solver:
         if key in self._open:
             self._reached = min(self._reached, self._open[key])
             return EMPTY
+        assumed = self._provisional.get(key)
+        if assumed is not None:
+            self._reached = min(self._reached, assumed)
+            return EMPTY
         depth = len(self._open)
         if depth >= _MAX_NESTING:
             raise Unsupported("values nested too deeply to search")
         outer, self._reached = self._reached, _MAX_NESTING
         self._open[key] = depth
+        self._settled.append([])
+        result: Result | None = None
         try:
             result = self._solve(lits, exclude)
         finally:
             del self._open[key]
             reached, self._reached = self._reached, min(outer, self._reached)
-        if isinstance(result, Found) or reached >= depth:
-            self._answers[key] = result
+            self._settle(key, result, depth, reached, self._settled.pop())
         return result
+
+    def _settle(
+        self, key: Any, result: Result | None, depth: int, reached: int, settled: list[Any]
+    ) -> None:
+        """Keep (finally or provisionally) or drop the answer to the question at ``depth``
+        that relied on open questions down to ``reached``, and the provisional answers
+        ``settled`` below it."""
+        if isinstance(result, Empty) and reached < depth:
+            for below in settled:
+                self._provisional[below] = min(self._provisional[below], reached)
+            self._provisional[key] = reached
+            self._settled[-1] += [*settled, key]
+            return
+        final = isinstance(result, Empty)
+        for below in settled:
+            del self._provisional[below]
+            if final:
+                self._answers[below] = EMPTY
+        if result is not None and (isinstance(result, Found) or reached >= depth):
+            self._answers[key] = result
 
     def question(self, lits: Iterable[Lit]) -> Result:
         """:meth:`solve` with a fresh bound on the work (one question of a comparison)."""
