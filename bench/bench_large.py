@@ -7,29 +7,33 @@ hundreds deep, enums, oneOf, anyOf). Prints, from one run, each command a fresh 
   seconds, seconds per MB (near-linear: the ratios stay close), peak memory;
 - ``datamodel-codegen`` with its default options on the same whole file: seconds and peak
   memory (goal: ``generate`` faster and smaller);
-- ``check`` (by the records), ``lint``, and ``breaking --against HEAD`` after one pattern of one
-  definition is narrowed (its finding and witness checked) on the whole file.
+- ``check`` (by the records) and ``lint`` on the whole file;
+- ``breaking --against HEAD`` after one pattern of one definition is narrowed (its finding and
+  witness checked), at each size: seconds and peak memory, or past ``--breaking-timeout``.
 
 Peak memory: the largest resident set of one process (the command or a process it started:
 a worker), and, sampled every 0.25 s, of the command and its processes together.
 
 Usage: python bench/bench_large.py [--definitions 1800] [--dmcg-timeout 1800]
+       [--breaking-timeout 900]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from large_schema import large_text
 
 BIN = Path(sys.executable).parent
 _MEASURE = (
-    "import os, resource, subprocess, sys, time\n"
+    "import os, resource, subprocess, sys, tempfile, time\n"
     "def tree_kb(root):\n"
     "    parents, sizes = {}, {}\n"
     "    for pid in filter(str.isdigit, os.listdir('/proc')):\n"
@@ -47,31 +51,38 @@ _MEASURE = (
     "            up = parents.get(up, 0)\n"
     "        total += sizes[pid] if up == root else 0\n"
     "    return total\n"
+    "limit = float(os.environ['BENCH_TIMEOUT'])\n"
+    "log = tempfile.TemporaryFile('w+')\n"  # a file, not a pipe: a full pipe would block it
     "start = time.perf_counter()\n"
-    "child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,\n"
-    "                         text=True)\n"
+    "child = subprocess.Popen(sys.argv[1:], stdout=log, stderr=subprocess.STDOUT, text=True)\n"
     "together = 0\n"
     "while child.poll() is None:\n"
     "    together = max(together, tree_kb(child.pid))\n"
+    "    if time.perf_counter() - start > limit:\n"
+    "        child.kill()\n"
+    "        sys.exit(3)  # the command was killed\n"
     "    time.sleep(0.25)\n"
-    "out, err = child.communicate()\n"
     "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
     "print(time.perf_counter() - start, peak, max(together, peak), child.returncode)\n"
-    "sys.stderr.write(out[-2000:] + err[-2000:])\n"
+    "log.seek(0)\n"
+    "sys.stderr.write(log.read()[-4000:])\n"
 )
 
 
 def measured(cwd: Path, *command: str, timeout: float = 3600) -> tuple[float, str, int, str]:
     """Seconds, peak memory (MB: of one process, of all together) and exit code of
-    ``command`` in a fresh process, its output."""
+    ``command`` in a fresh process, its output; TimeoutExpired past ``timeout`` seconds."""
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE, *command],
         cwd=cwd,
+        env={**os.environ, "BENCH_TIMEOUT": str(timeout)},
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=timeout + 60,
         check=False,
     )
+    if done.returncode == 3:
+        raise subprocess.TimeoutExpired(command, timeout)
     seconds, peak, together, code = done.stdout.split()
     return (
         float(seconds),
@@ -99,13 +110,36 @@ def git(root: Path, *args: str) -> None:
                    check=True, capture_output=True)  # fmt: skip
 
 
+def breaking(root: Path, codegen: str, size: str, timeout: float) -> tuple[Any, ...]:
+    """``breaking --against HEAD`` after one pattern of one definition is narrowed: seconds,
+    peak memory, and whether its finding and witness were reported."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "large")
+    schema = root / "schemas" / "large-config.json"
+    data = json.loads(schema.read_text(encoding="utf-8"))
+    data["definitions"]["d0"]["properties"]["field_0"]["pattern"] = "^[a-z0-9_]+$"
+    schema.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    try:
+        seconds, peak, code, log = measured(
+            root, codegen, "breaking", "--against", "HEAD", timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return (f"breaking, {size}: past {timeout:.0f} s", None, None, None)
+    found = "PATTERN" in log and "witness" in log
+    return (f"breaking, {size}, one pattern narrowed (exit {code}, found: {found})", seconds,
+            peak, None)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--definitions", type=int, default=1800, help="1800 make 5 MB")
     parser.add_argument("--dmcg-timeout", type=float, default=1800)
+    parser.add_argument("--breaking-timeout", type=float, default=900)
     args = parser.parse_args()
     codegen = str(BIN / "maverick-codegen")
-    rows: list[tuple[str, float | None, str | None, float | None]] = []
+    rows: list[tuple[Any, ...]] = []
+    sizes: list[tuple[Path, float]] = []
     with tempfile.TemporaryDirectory(prefix="bench-large-") as tmp:
         for share in (4, 2, 1):
             root = Path(tmp) / f"share{share}"
@@ -114,6 +148,7 @@ def main() -> None:
             if code != 0:
                 sys.exit(f"generate failed on {size:.1f} MB:\n{log}")
             rows.append((f"generate, {size:.2f} MB", seconds, peak, seconds / size))
+            sizes.append((root, size))
         root = Path(tmp) / "share1"
         plain = Path(tmp) / "plain"
         plain.mkdir()
@@ -133,17 +168,8 @@ def main() -> None:
         for name, command in (("check", ["check"]), ("lint", ["lint"])):
             seconds, peak, code, _ = measured(root, codegen, *command)
             rows.append((f"{name} (exit {code})", seconds, peak, None))
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "large")
-        schema = root / "schemas" / "large-config.json"
-        data = json.loads(schema.read_text(encoding="utf-8"))
-        data["definitions"]["d0"]["properties"]["field_0"]["pattern"] = "^[a-z0-9_]+$"
-        schema.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        seconds, peak, code, log = measured(root, codegen, "breaking", "--against", "HEAD")
-        found = "PATTERN" in log and "witness" in log
-        rows.append((f"breaking, one pattern narrowed (exit {code}, found: {found})", seconds,
-                     peak, None))  # fmt: skip
+        for at, mb in sizes:  # after check and lint: it edits the schema
+            rows.append(breaking(at, codegen, f"{mb:.2f} MB", args.breaking_timeout))
     print(f"{'command':<58}{'seconds':>9}{'peak MB one/all':>17}{'s per MB':>10}")
     for name, *values in rows:
         cells = [f"{v:.1f}" if isinstance(v, float) else v or "-" for v in values]

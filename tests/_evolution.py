@@ -8,7 +8,8 @@ and one that extends or holds it) that differ by one change. Pairs come from two
   random depth by :func:`tests._evolution_mutations.mutate`;
 * hand-made (:mod:`tests._evolution_cases`): one or more per keyword, every case issue 16
   lists, the changes that leave the accepted set equal, and cross-file ``$ref`` and ``allOf``
-  bases (the ToolResult pattern).
+  bases (the ToolResult pattern); and across drafts (:mod:`tests._evolution_drafts`): a
+  contract rewritten or changed from one draft to another.
 
 Every pair passes :func:`codegen.core.loader.load_tree` and the generator's support check
 on both sides (a draw that does not is dropped, and the next seed is drawn). Seeds are fixed:
@@ -78,7 +79,8 @@ def _placed(pair: Pair, index: int) -> Pair:
         renamed = {}
         for name, original in files.items():
             document = copy.deepcopy(original)
-            document["$id"] = f"https://evolution.example/{folder(index)}/{name}"
+            key = "id" if "id" in document and "$id" not in document else "$id"  # draft-04
+            document[key] = f"https://evolution.example/{folder(index)}/{name}"
             for _, node in iter_subschemas(document):
                 if isinstance(node.get("title"), str):
                     node["title"] = prefix + node["title"]
@@ -146,10 +148,12 @@ def drawn_pairs(count: int, seed: int = 0) -> list[Pair]:
 
 
 def all_pairs(drawn: int, seed: int = 0) -> list[Pair]:
-    """The hand-made pairs, then ``drawn`` drawn ones, each placed in its own folder."""
+    """The hand-made pairs (across drafts too), then ``drawn`` drawn ones, each placed in its
+    own folder."""
     from tests._evolution_cases import hand_pairs
+    from tests._evolution_drafts import draft_pairs
 
-    pairs = [*hand_pairs(), *drawn_pairs(drawn, seed)]
+    pairs = [*hand_pairs(), *draft_pairs(), *drawn_pairs(drawn, seed)]
     return [_placed(pair, index) for index, pair in enumerate(pairs)]
 
 

@@ -63,7 +63,8 @@ class Side:
         return {s.title: validator_at(self._registry, s) for s in self.tree.files}
 
     def accepts(self, title: str, document: Any) -> bool:
-        """The oracle's verdict: ECMA-262 patterns, exact ``multipleOf``."""
+        """The oracle's verdict: each file as written, by its own draft, with ECMA-262
+        patterns and exact ``multipleOf``."""
         return bool(self._oracles[title].is_valid(document))
 
     @cached_property

@@ -171,7 +171,7 @@ def _from_change(change: changes.Change) -> Entry:
         change.side.shown(change.file),
         where.line,
         where.column,
-        change.pointer,
+        where.pointer,
         change.rule,
         change.message,
     )

@@ -11,7 +11,9 @@ those by pairing the two documents of each contract node for node, where they ar
   class (the root's and titled ``$defs`` entries' titles are class names: the check's), and
   ``deprecated`` lifted;
 * changed: a ``default`` (the data accepted is the same, the value a model fills is not),
-  and, for a contract with no other entry, any other rewrite (:func:`rewritten`).
+  the draft a contract is read by (its ``$schema``: what each version accepts is compared by
+  the breaking check, which reports any difference), and, for a contract with no other entry,
+  any other rewrite (:func:`rewritten`).
 
 Subschemas pair by keyword, by name in maps, by index in lists of the same length, and by
 equal content in lists whose length changed. Everything in an added subtree is the addition.
@@ -58,6 +60,13 @@ def changes(previous: Side, current: Side) -> Iterator[Change]:
             message = f'Contract "{schema.title}" ({schema.schema_id}) was added.'
             yield Change("added", "CONTRACT_ADDED", schema.title, current, schema, "", message)
     for pair in paired:
+        if pair.prev.draft is not pair.cur.draft:
+            message = (
+                f'The draft of contract "{pair.name}" was changed from {pair.prev.draft.name} '
+                f"to {pair.cur.draft.name}; the breaking check compares what the two accept."
+            )
+            at = "/$schema" if "$schema" in pair.cur.data else ""
+            yield Change("changed", "DRAFT_CHANGED", pair.name, current, pair.cur, at, message)
         for prev_at, cur_at, prev, cur in _node_pairs(pair.prev.data, pair.cur.data, "", ""):
             yield from _node_changes(pair, prev_at, cur_at, prev, cur)
 
@@ -130,11 +139,13 @@ def _node_pairs(
 # ---------------------------------------------------------------------------- one node
 
 
-def _subject(contract: str, pointer: str, *, capital: bool = False) -> str:
+def _subject(
+    contract: str, pointer: str, *, capital: bool = False, file: SchemaFile | None = None
+) -> str:
     """``contract "Note"`` for the root, else what :func:`describe` says."""
     if pointer == "":
         return f'{"C" if capital else "c"}ontract "{contract}"'
-    return describe(contract, pointer, capital=capital)
+    return describe(contract, pointer, capital=capital, file=file)
 
 
 def _change(pair: ContractPair, kind: ChangeKind, rule: str, pointer: str, text: str) -> Change:
@@ -161,10 +172,10 @@ def _node_changes(
     pair: ContractPair, prev_at: str, cur_at: str, prev: dict[str, Any], cur: dict[str, Any]
 ) -> Iterator[Change]:
     name = pair.name
-    subject = _subject(name, cur_at)
+    subject = _subject(name, cur_at, file=pair.cur)
     if cur.get("deprecated") is True and prev.get("deprecated") is not True:
         said = cur.get("description")
-        text = f"{_subject(name, cur_at, capital=True)} was deprecated" + (
+        text = f"{_subject(name, cur_at, capital=True, file=pair.cur)} was deprecated" + (
             f": {said}" if isinstance(said, str) and said else "."
         )
         yield _change(pair, "deprecated", "DEPRECATED", f"{cur_at}/deprecated", text)
@@ -196,14 +207,14 @@ def _added(
             if entry in known:
                 continue
             here = f"{at}/{key}/{escape_pointer(entry)}"
-            subject = describe(pair.name, here, capital=True)
+            subject = describe(pair.name, here, capital=True, file=pair.cur)
             title = node.get("title") if isinstance(node, dict) else None
             named = f' (generated class "{title}")' if key == "$defs" and title else ""
             yield _change(pair, "added", rule, here, f"{subject}{named} was added.")
     before, after = prev.get("enum"), cur.get("enum")
     if isinstance(before, list) and isinstance(after, list):
         listed = {canonical(v) for v in before}
-        subject = _subject(pair.name, at, capital=True)
+        subject = _subject(pair.name, at, capital=True, file=pair.cur)
         for value in dict.fromkeys(canonical(v) for v in after):
             if value not in listed:
                 text = f"{subject} lists the new enum value {value}."

@@ -54,8 +54,8 @@ def class_deleted(pair: ContractPair) -> Iterator[Hit]:
     for title, pointer in sorted(_classes(pair.prev).items()):
         if title not in now:
             message = (
-                f'Previously generated class "{title}" of {pair.prev.title} ({pointer}) '
-                "was deleted or renamed."
+                f'Previously generated class "{title}" of {pair.prev.title} '
+                f"({pair.prev.file_pointer(pointer)}) was deleted or renamed."
             )
             yield Hit("CLASS_DELETED", _root(pair, previous=True, pointer=pointer), message)
 

@@ -54,7 +54,8 @@ def data_findings(
     previous: Side, current: Side, pairs: Iterable[ContractPair], deleted: Iterable[SchemaFile]
 ) -> list[Finding]:
     """The DATA findings of these pairs (those whose inputs changed) and deleted contracts."""
-    solver = Solver()
+    files = (*previous.tree.by_rel.values(), *current.tree.by_rel.values())
+    solver = Solver(integral=any(not f.draft.float_integers for f in files))
     items: list[_Item] = []
     for pair in pairs:
         old, new = root(previous.tree, pair.prev), root(current.tree, pair.cur)

@@ -2,12 +2,16 @@
 
 ``git ls-tree`` lists the files at the revision and one ``git cat-file --batch`` process
 reads them all; the texts are loaded by :func:`codegen.core.loader.load_texts` in memory, so
-the previous version passes the same checks as the current one. Nothing is written: not the
-index, the work tree, the refs, nor a temporary folder.
+the previous version passes the same checks as the current one. The documents that references
+reach through ``[tool.maverick-codegen.refs]`` are read as the revision holds them too, when
+their folder is in the repository (a folder outside it is read as it is now). Nothing is
+written: not the index, the work tree, the refs, nor a temporary folder.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import subprocess
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -109,9 +113,10 @@ def tree_at(
     files = _files_at(repo, commit, "" if prefix == "." else prefix)
     if not files:
         return None
-    root = Path(tempfile.gettempdir()) / f"maverick-breaking-{commit[:12]}"  # never written
+    project = Path(tempfile.gettempdir()) / f"maverick-breaking-{commit[:12]}"  # never written
+    root = project / prefix if prefix != "." else project
     try:
-        return load_texts(root, files, options=options)
+        return load_texts(root, files, options=_options_at(repo, commit, top, project, options))
     except SchemaError as exc:
         where = exc.location or Location(root)
         rel_path = where.path.relative_to(root) if where.path.is_relative_to(root) else where.path
@@ -120,3 +125,34 @@ def tree_at(
             Location(Path(f"{ref}:{shown}/{rel_path}"), where.line, where.column, where.pointer),
             exc.rule,
         ) from exc
+
+
+def _options_at(
+    repo: Path, commit: str, top: Path, project: Path, options: LoadOptions | None
+) -> LoadOptions:
+    """``options`` with each mapped folder of the repository read at ``commit``, below
+    ``project`` (where the revision's schema folder is loaded from, never written)."""
+    options = options or LoadOptions()
+    refs, folders = [], {}
+    for prefix, folder in options.refs:
+        try:
+            inside = folder.resolve().relative_to(top.resolve())
+        except ValueError:
+            refs.append((prefix, folder))  # outside the repository: no revision of it
+            continue
+        there = Path(os.path.normpath(project / inside))
+        folders[there] = inside
+        refs.append((prefix, there))
+    if not folders:
+        return options
+
+    def read(path: Path) -> bytes | None:
+        path = Path(os.path.normpath(path))
+        for there, inside in folders.items():
+            if path.is_relative_to(there):
+                name = (inside / path.relative_to(there)).as_posix()
+                done = _git(repo, "cat-file", "blob", f"{commit}:{name}")
+                return done.stdout if done.returncode == 0 else None
+        return None
+
+    return dataclasses.replace(options, refs=tuple(refs), read=read)

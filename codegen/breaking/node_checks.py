@@ -62,7 +62,7 @@ def property_deleted(pair: NodePair) -> Iterator[Hit]:
     before, after = members(pair.prev)[0], members(pair.cur)[0]
     for name, node in before.items():
         if name not in after:
-            subject = describe(node.file.title, node.pointer)
+            subject = describe(node.file.title, node.pointer, file=node.file)
             message = (
                 f'Previously present {subject} was deleted. Mark it "deprecated": true instead.'
             )

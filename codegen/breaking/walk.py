@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
@@ -44,6 +45,14 @@ class Side:
     display_root: str
 
     def shown(self, schema: SchemaFile) -> str:
+        """The file's path as findings show it: a document outside the schema folder by its
+        path in the project (where the schema folder is ``display_root``), else its URI."""
+        if schema.external:
+            project, path = self.tree.root.resolve(), schema.path.resolve()
+            for _ in PurePosixPath(self.display_root).parts:
+                project = project.parent
+            local = schema.path.is_absolute() and path.is_relative_to(project)
+            return path.relative_to(project).as_posix() if local else schema.uri
         return f"{self.display_root}/{schema.rel}" if self.display_root else str(schema.rel)
 
 
@@ -152,8 +161,10 @@ def _resolve(node: Node, opaque: frozenset[str], depth: int = 0) -> Node:
     target_id = _target(node, value["$ref"])
     if target_id is None or target_id in opaque:
         return node  # kept as a reference: compared where its target is defined
-    siblings = {k: v for k, v in value.items() if k != "$ref"}
     home, fragment = node.side.tree.resolve(node.home, value["$ref"])
+    if home.external:
+        return node  # no generated class holds what a document outside the folder says
+    siblings = {k: v for k, v in value.items() if k != "$ref"}
     content = resolve_pointer(home.data, fragment)
     inner = _resolve(Node(node.side, home, fragment, content, home, fragment), opaque, depth + 1)
     merged = {**inner.value, **siblings} if isinstance(inner.value, dict) else inner.value
@@ -299,9 +310,14 @@ def walk(pair: NodePair, depth: int = 0) -> Iterator[NodePair]:
 _KINDS = {"properties": "", "$defs": "$defs.", "items": "[]", "additionalProperties": "{}"}
 
 
-def describe(contract: str, pointer: str, *, capital: bool = False) -> str:
-    """``property "files_changed[].file_path" of TaskResult (/properties/...)``."""
+def describe(
+    contract: str, pointer: str, *, capital: bool = False, file: SchemaFile | None = None
+) -> str:
+    """``property "files_changed[].file_path" of TaskResult (/properties/...)``; with
+    ``file``, the pointer as the file writes it (and its URI when ``contract`` is empty)."""
     tokens = pointer_tokens(pointer)
+    if file is not None:
+        contract, pointer = contract or file.uri, file.file_pointer(pointer)
     path, index = "", 0
     while index < len(tokens):
         token = tokens[index]

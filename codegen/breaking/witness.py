@@ -11,6 +11,7 @@ says the change could not be decided.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import io
 import itertools
@@ -25,9 +26,10 @@ from typing import Any
 import pydantic
 
 from codegen.core.config import Config
+from codegen.core.drafts import DEFAULT_DRAFT
 from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.errors import CodegenError
-from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.loader import LoadOptions, SchemaFile, SchemaTree
 
 __all__ = ["Judge"]
 
@@ -86,11 +88,23 @@ class Judge:
         root = Path(self._folder.name)
         package = f"_maverick_witness_{os.getpid()}_{next(_PACKAGES)}"
         self._packages.add(package)
+        refs: dict[str, Path] = {}
         for rel, schema in wanted.items():
             path = root / "schemas" / rel
+            if schema.external:  # a mapped document: mapped again (metaschemas are known)
+                if not schema.path.is_file():
+                    continue
+                prefix, _, name = schema.uri.partition("#")[0].rpartition("/")
+                folder = refs.setdefault(f"{prefix}/", root / "remote" / str(len(refs)))
+                path = folder / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(schema.text, encoding="utf-8")
         config = Config(root, root / "schemas", root / "out" / package, package)
+        unmarked = [f.draft for f in wanted.values() if not f.external and "$schema" not in
+                    (f.document if isinstance(f.document, dict) else {})]  # fmt: skip
+        mapped = tuple(sorted(refs.items(), key=lambda m: len(m[0]), reverse=True))
+        options = LoadOptions(unmarked[0] if unmarked else DEFAULT_DRAFT, mapped)
+        config = dataclasses.replace(config, loading=options)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 plan = build_plan(config)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -53,6 +53,8 @@ class LoadOptions:
 
     default_draft: Draft = DEFAULT_DRAFT
     refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
+    # Reads a mapped folder's document as a git revision holds it (None: read from disk).
+    read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -177,9 +179,13 @@ class _Reader:
         for prefix, folder in self.options.refs:
             if uri.startswith(prefix):
                 path = folder / unquote(uri[len(prefix) :])
-                if not path.is_file():
+                data = self.options.read(path) if self.options.read is not None else None
+                if data is not None:
+                    text = data.decode("utf-8").replace("\r\n", "\n")
+                elif path.is_file():
+                    text = path.read_text(encoding="utf-8")
+                else:
                     raise LookupError(uri)
-                text = path.read_text(encoding="utf-8")
                 return self._external(uri, json.loads(text), path, text)
         import jsonschema_specifications  # noqa: PLC0415 (the metaschemas, when one is named)
 

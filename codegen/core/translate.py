@@ -244,7 +244,7 @@ class _Translator:
             if at == "":
                 out["$id"] = value
                 if key != "$id":
-                    self.rename("/$id", here)  # draft-04's id
+                    self.rename(f"{to}/$id", here)
             return key != "$id" or at != ""
         if role in (Role.REF, Role.DYNAMIC_REF):
             internal_key = "$ref" if role == Role.REF else "$dynamicRef"

@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer, pointer_tokens
+from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.defaults import DefaultRule
 from codegen.generate.fields import MISSING_MARK, MISSING_OR_NULL_MARK
@@ -166,18 +166,6 @@ class _Stripper(Shapes):
         if not path:
             return ref
         return posixpath.relpath(there.as_posix(), here.parent.as_posix()) + hashed + fragment
-
-    def typed_ref(self, ref: str) -> bool:
-        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
-        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
-        the path taken, which a class validating itself cannot know). Any other target is the
-        predicates' to check."""
-        if self.tree.dynamic:
-            return False
-        target, pointer = self.tree.resolve(self.schema, ref)
-        tokens = pointer_tokens(pointer)
-        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
-        return defs and not target.external
 
     @staticmethod
     def string_enum(node: Mapping[str, Any]) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
 from codegen.generate.rules import is_base
 
@@ -67,6 +67,18 @@ class Shapes:
     rel: str
     skeleton: Skeleton
     defaults: DefaultRule
+
+    def typed_ref(self, ref: str) -> bool:
+        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
+        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
+        the path taken, which a class validating itself cannot know). Any other target is the
+        predicates' to check."""
+        if self.tree.dynamic:
+            return False
+        target, pointer = self.tree.resolve(self.schema, ref)
+        tokens = pointer_tokens(pointer)
+        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
+        return defs and not target.external
 
     @staticmethod
     def untyped(stripped: Any) -> bool:
@@ -124,13 +136,13 @@ class Shapes:
     def tag(self, branches: list[Any]) -> str | None:
         """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
 
-        Each branch must be a ``$ref`` to a class (which validates itself) of an object type
-        that requires the property and gives it a ``const`` of its own, which the skeleton
-        keeps as a ``Literal``.
+        Each branch must be a ``$ref`` the skeleton types (to a class, which validates itself;
+        none is where a reference of the tree is dynamic) of an object type that requires the
+        property and gives it a ``const`` of its own, which the skeleton keeps as a ``Literal``.
         """
         tags: list[dict[str, str]] = []
         for branch in branches:
-            if not is_base(branch):
+            if not is_base(branch) or not self.typed_ref(branch["$ref"]):
                 return None
             target, pointer = self.tree.resolve(self.schema, branch["$ref"])
             if (target.rel.as_posix(), pointer) not in self.skeleton.classes:

@@ -46,6 +46,9 @@ CASES: dict[str, tuple[Bump, set[str]]] = {
     "documentation": ("patch", {"documentation"}),
     "default_changed": ("patch", {"changed"}),
     "rewrite": ("patch", {"changed"}),
+    # draft-07 to 2020-12: the same documents (DRAFT_CHANGED), or maxItems beside $ref applied
+    "draft_rewrite": ("patch", {"changed"}),
+    "draft_tightening": ("major", {"changed", "tightened"}),
     "widening": ("minor", {"widened"}),
     "tightening": ("major", {"tightened"}),
     "removal": ("major", {"removed", "documentation"}),

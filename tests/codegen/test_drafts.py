@@ -239,6 +239,36 @@ def test_recursive_ref_extends_a_tree_dynamically(tmp_path: Path) -> None:
         assert not accepts(package.Strict, {"children": [{"x": 1}]})  # the nested node is strict
 
 
+def test_a_tagged_one_of_beside_a_dynamic_reference_is_checked(tmp_path: Path) -> None:
+    """Where a reference of the tree is dynamic no ``$ref`` is typed: a tagged ``oneOf`` of
+    references is then no discriminated union, its matches are counted by the predicates."""
+    tree = {
+        "$schema": D2019,
+        "$id": "https://example.test/tree.json",
+        "title": "Tree",
+        "$recursiveAnchor": True,
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$recursiveRef": "#"}}},
+    }
+    tag = {"type": "object", "required": ["kind"], "additionalProperties": False}
+    defs = {
+        name: {**tag, "title": f"Tag{name}", "properties": {"kind": {"const": name}}}
+        for name in ("A", "B")
+    }
+    thing = contract(
+        "Thing",
+        type="object",
+        required=["v"],
+        properties={"v": {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}},
+        **{"$defs": defs},
+    )
+    files = {"tree.json": tree, "thing.json": thing}
+    with Project(tmp_path, files).models() as package:  # fmt: skip
+        assert accepts(package.Thing, {"v": {"kind": "A"}})
+        assert not accepts(package.Thing, {"v": {"kind": "C"}})
+        assert not accepts(package.Thing, {"v": {}})
+
+
 def test_errors_point_into_the_file_as_written(tmp_path: Path) -> None:
     schema = contract("Bad", D07, definitions={"code": {"type": "string", "pattern": "(a"}},
                       items=[{"$ref": "#/definitions/code"}])  # fmt: skip

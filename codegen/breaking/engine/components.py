@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from codegen.breaking.engine.evaluate import Step, additional_keys, kind_of, valid
+from codegen.breaking.engine.evaluate import additional_keys, valid
 from codegen.breaking.engine.evaluation import Evaluation, scenarios
+from codegen.breaking.engine.kinds import Step, kind_of
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
 from codegen.core.ecma import ecma_search
@@ -61,8 +62,8 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
         return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
     if key == "allOf":
         return violates(node.child(key, step[1]), rest, value)
-    if key == "$ref":
-        target = node.target()
+    if key in ("$ref", "$dynamicRef"):
+        target = node.target(key)
         return target is not None and violates(target, rest, value)
     if key in ("then", "else"):
         condition = valid(node.child("if"), value)
@@ -81,7 +82,7 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
     if key == "dependentRequired":
         needs = obj[key][step[1]]
         return kind == "object" and step[1] in value and any(m not in value for m in needs)
-    probe = SNode(node.tree, node.home, node.pointer, {key: obj[key]})
+    probe = SNode(node.tree, node.home, node.pointer, {key: obj[key]}, node.scope)
     return not valid(probe, value)
 
 

@@ -10,60 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
+from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
-__all__ = [
-    "Step",
-    "additional_keys",
-    "exact",
-    "kind_of",
-    "type_kinds",
-    "valid",
-]
-
-Step = tuple[Any, ...]
-"""One component of a schema: a keyword, with a property name or index where it takes one."""
-
-
-def exact(number: int | float) -> Fraction:
-    """A JSON number as written: 0.1 is one tenth."""
-    return Fraction(number) if isinstance(number, int) else Fraction(Decimal(repr(number)))
-
-
-def kind_of(value: Any) -> str:
-    """The engine's kind of a JSON value: null, boolean, integer, fraction, string, array,
-    object (an integer is a number without a fractional part, 1.0 included)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "integer" if exact(value).denominator == 1 else "fraction"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-_TYPE_KINDS = {
-    "null": ("null",),
-    "boolean": ("boolean",),
-    "integer": ("integer",),
-    "number": ("integer", "fraction"),
-    "string": ("string",),
-    "array": ("array",),
-    "object": ("object",),
-}
-
-
-def type_kinds(value: Any) -> frozenset[str]:
-    """The kinds a ``type`` keyword allows."""
-    names = value if isinstance(value, list) else [value]
-    return frozenset(k for name in names for k in _TYPE_KINDS.get(name, ()))
+__all__ = ["additional_keys", "valid"]
 
 
 @dataclass
@@ -108,14 +61,14 @@ def _evaluate(node: SNode, value: Any, depth: int) -> _Seen | None:
 def _keyword(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> bool:
     spec, kind = node.obj[key], kind_of(value)
     if key == "type":
-        return kind in type_kinds(spec)
+        return kind in type_kinds(spec, node.float_integers)
     if key == "enum":
         return any(json_equal(value, v) for v in spec)
     if key == "const":
         return json_equal(value, spec)
     if key in _IN_PLACE:
         return _IN_PLACE[key](node, value, seen, depth)
-    if kind in ("integer", "fraction") and key in _NUMBER:
+    if kind in NUMERIC and key in _NUMBER:
         return _NUMBER[key](exact(value), exact(spec))
     if kind == "string" and key in _STRING:
         return _STRING[key](value, spec)
@@ -188,8 +141,8 @@ def _if(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
     return result is not None
 
 
-def _ref(node: SNode, value: Any, seen: _Seen, depth: int) -> bool:
-    target = node.target()
+def _ref(node: SNode, value: Any, seen: _Seen, depth: int, key: str = "$ref") -> bool:
+    target = node.target(key)
     result = _evaluate(target, value, depth + 1) if target is not None else None
     if result is not None:
         seen.add(result)
@@ -215,6 +168,7 @@ _IN_PLACE: dict[str, _Applies] = {
     "not": _not,
     "if": _if,
     "$ref": _ref,
+    "$dynamicRef": lambda node, value, seen, depth: _ref(node, value, seen, depth, "$dynamicRef"),
     "dependentSchemas": _dependent_schemas,
 }
 

@@ -120,8 +120,8 @@ def _cases(node: SNode, *, items: bool, depth: int) -> list[Scenario]:
     value = node.obj
     found = [Scenario(evaluation=_own(node, items=items, top=depth == 0))]
     always = [node.child("allOf", i) for i in range(len(value.get("allOf") or []))]
-    target = node.target()
-    for sub in [*always, *([target] if target is not None else [])]:
+    targets = [t for t in (node.target(), node.target("$dynamicRef")) if t is not None]
+    for sub in [*always, *targets]:
         found = _product(found, _cases(sub, items=items, depth=depth + 1))
     if "oneOf" in value:
         branches = [node.child("oneOf", i) for i in range(len(value["oneOf"]))]

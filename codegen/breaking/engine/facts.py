@@ -12,8 +12,9 @@ from typing import Any, Protocol
 
 from codegen.breaking import strings
 from codegen.breaking.engine.components import violates
-from codegen.breaking.engine.evaluate import exact, kind_of, valid
+from codegen.breaking.engine.evaluate import valid
 from codegen.breaking.engine.expand import Search
+from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of
 from codegen.breaking.engine.literals import (
     AddIf,
     Atom,
@@ -109,7 +110,7 @@ def atom_holds(atom: Atom, value: Any) -> bool:
     kind = kind_of(value)
     if isinstance(atom, In):
         return any(json_equal(value, v) for v in atom.values) == atom.positive
-    if kind in ("integer", "fraction") and isinstance(atom, Bound | Multiple):
+    if kind in NUMERIC and isinstance(atom, Bound | Multiple):
         return _number_holds(atom, exact(value))
     if kind == "string" and isinstance(atom, Length | Pattern):
         if isinstance(atom, Length):

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.engine.evaluate import Step
 from codegen.breaking.engine.facts import Found, Unknown
+from codegen.breaking.engine.kinds import Step
 from codegen.breaking.engine.literals import Lit, child_of, components
 from codegen.breaking.engine.nodes import SNode
 from codegen.breaking.engine.solver import Solver

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from codegen.breaking.engine.evaluate import Step, exact
 from codegen.breaking.engine.evaluation import Scenario
+from codegen.breaking.engine.kinds import NUMERIC, Step, exact
 from codegen.breaking.engine.nodes import SNode, Unsupported
 
 __all__ = [
@@ -55,8 +55,7 @@ __all__ = [
     "number_of",
 ]
 
-KINDS = ("null", "boolean", "integer", "fraction", "string", "array", "object")
-NUMERIC = ("integer", "fraction")
+KINDS = ("null", "boolean", *NUMERIC, "string", "array", "object")
 STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains",
                   "unevaluatedItems")  # fmt: skip
@@ -284,8 +283,8 @@ def child_of(node: SNode, step: Step) -> SNode | None:
     if key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
                "propertyNames", "then", "else"):  # fmt: skip
         return node.child(key)
-    if key == "$ref":
-        return node.target()
+    if key in ("$ref", "$dynamicRef"):
+        return node.target(key)
     return None
 
 

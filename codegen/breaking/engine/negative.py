@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from codegen.breaking.engine.evaluate import Step, kind_of, type_kinds
 from codegen.breaking.engine.evaluation import scenarios
+from codegen.breaking.engine.kinds import Step, of_kind, type_kinds
 from codegen.breaking.engine.literals import (
     ARRAY_KEYWORDS,
     IMPOSSIBLE,
@@ -81,18 +81,18 @@ def _sub(node: SNode, step: Step, rest: tuple[Step, ...]) -> Lit:
 
 
 def _not_type(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
-    return IMPOSSIBLE if kind in type_kinds(node.obj["type"]) else [Alt()]
+    return IMPOSSIBLE if kind in type_kinds(node.obj["type"], node.float_integers) else [Alt()]
 
 
 def _not_values(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
     spec = node.obj[step[0]]
-    values = tuple(v for v in ([spec] if step[0] == "const" else spec) if kind_of(v) == kind)
+    values = of_kind([spec] if step[0] == "const" else spec, kind)
     return [Alt(atoms=[In(values, positive=False)] if values else [])]
 
 
 def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
     key, obj = step[0], node.obj
-    if key in ("allOf", "$ref"):
+    if key in ("allOf", "$ref", "$dynamicRef"):
         return [Alt([_sub(node, step, rest)])]
     if key == "anyOf":
         return [Alt([Lit(node.child(key, i), False) for i in range(len(obj[key]))])]
@@ -113,14 +113,13 @@ def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) ->
     raise AssertionError(key)
 
 
+_IN_PLACE = ("allOf", "$ref", "$dynamicRef", "anyOf", "oneOf", "not", "then", "else",
+             "dependentSchemas")  # fmt: skip
 _NEGATIVE_ANY: dict[str, Callable[[SNode, Step, tuple[Step, ...], str], list[Alt]]] = {
     "type": _not_type,
     "enum": _not_values,
     "const": _not_values,
-    **{
-        k: _not_in_place
-        for k in ("allOf", "$ref", "anyOf", "oneOf", "not", "then", "else", "dependentSchemas")
-    },
+    **dict.fromkeys(_IN_PLACE, _not_in_place),
 }
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from codegen.breaking.engine.scopes import Scope, bound, entered
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.guards import ANNOTATIONS, KEYWORDS
@@ -42,16 +43,25 @@ class Unsupported(Exception):
 
 @dataclass(frozen=True, eq=False)
 class SNode:
-    """A schema of one version of the tree: its value, the file it is written in and where."""
+    """A schema of one version of the tree: its value, the file it is written in and where,
+    and the dynamic scope of the path that reached it (:mod:`~codegen.breaking.engine.scopes`).
+    """
 
     tree: SchemaTree
     home: SchemaFile
     pointer: str
     value: Any
-    key: tuple[int, str, str] = field(init=False, repr=False)
+    scope: Scope = ()
+    key: tuple[Any, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", (id(self.tree), self.home.rel.as_posix(), self.pointer))
+        key = (id(self.tree), self.home.rel.as_posix(), self.pointer, self.scope)
+        object.__setattr__(self, "key", key)
+
+    @property
+    def float_integers(self) -> bool:
+        """Whether ``1.0`` is an integer in this node's draft (not in draft-04)."""
+        return self.home.draft.float_integers
 
     @property
     def obj(self) -> dict[str, Any]:
@@ -68,17 +78,27 @@ class SNode:
         for token in tokens:
             value = value[token]
             pointer += f"/{escape_pointer(token)}"
-        return SNode(self.tree, self.home, pointer, value)
+        return self.at(self.home, pointer, value)
 
-    def target(self) -> SNode | None:
-        """What this node's ``$ref`` names, or None without one."""
-        ref = self.obj.get("$ref")
+    def at(self, home: SchemaFile, pointer: str, value: Any) -> SNode:
+        """The schema ``value`` at ``pointer`` of ``home``, reached from this node."""
+        return SNode(self.tree, home, pointer, value, entered(self.tree, home, pointer, self.scope))
+
+    def target(self, key: str = "$ref") -> SNode | None:
+        """What this node's ``$ref`` (or ``$dynamicRef``, in its scope) names, or None."""
+        ref = self.obj.get(key)
         if ref is None:
             return None
         if not isinstance(ref, str):
-            raise Unsupported("a $ref that is not a string", self)
+            raise Unsupported(f"a {key} that is not a string", self)
         home, fragment = self.tree.resolve(self.home, ref)
-        return SNode(self.tree, home, fragment, resolve_pointer(home.data, fragment))
+        if key == "$dynamicRef":
+            if self.pointer not in self.home.dynamic:
+                raise Unsupported("a $dynamicRef whose dynamic anchor is not known here", self)
+            name = self.home.dynamic[self.pointer]
+            if name is not None:
+                home, fragment = bound(self.tree, self.scope, name, (home, fragment))
+        return self.at(home, fragment, resolve_pointer(home.data, fragment))
 
     def keywords(self) -> Iterator[str]:
         """The keywords of this node that constrain instances; refuses unknown ones."""
@@ -91,8 +111,8 @@ class SNode:
 
 
 def root(tree: SchemaTree, schema: SchemaFile) -> SNode:
-    """The root schema of one file."""
-    return SNode(tree, schema, "", schema.data)
+    """The root schema of one file (its resource entered)."""
+    return SNode(tree, schema, "", schema.data, entered(tree, schema, "", ()))
 
 
 def counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
@@ -104,7 +124,7 @@ def counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
         value = resolve_pointer(home.data, node.pointer)
     except LookupError:
         return None
-    return SNode(tree, home, node.pointer, value)
+    return SNode(tree, home, node.pointer, value, node.scope)
 
 
 # ---------------------------------------------------------------------------- equality
@@ -167,10 +187,16 @@ def same(a: SNode, b: SNode, assumed: set[tuple[Any, Any]] | None = None) -> boo
         return False
     for key in sorted(keys_a):
         va, vb = a.value[key], b.value[key]
-        if key == "$ref":
-            ta, tb = a.target(), b.target()
+        if key in ("$ref", "$dynamicRef"):
+            ta, tb = a.target(key), b.target(key)
             if ta is None or tb is None or not same(ta, tb, assumed):
                 return False
+        elif (
+            key == "type"
+            and a.float_integers != b.float_integers
+            and "integer" in (va if isinstance(va, list) else [va])
+        ):
+            return False  # draft-04's integer refuses 1.0, the others' accept it
         elif key in _SCHEMA_ONE:
             if not same(a.child(key), b.child(key), assumed):
                 return False

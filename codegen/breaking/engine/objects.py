@@ -14,6 +14,7 @@ that no object fits.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -124,12 +125,7 @@ class _Plan:
     def region(self, matched: frozenset[str]) -> strings.Strings:
         """The names no atom mentions that match exactly the patterns ``matched``."""
         if matched not in self._regions:
-            language = strings.anything()
-            for pattern in self.patterns:
-                found = strings.matching(pattern)
-                language = language & (found if pattern in matched else ~found)
-            for name in self.universe:
-                language = language - strings.literal(name)
+            language = _unnamed(self.patterns, matched, tuple(self.universe))
             for names in self.names:
                 language = language & _language(self.solver, names.lit, string_language)
             self._regions[matched] = language
@@ -147,6 +143,19 @@ def _language(solver: Asker, lit: Lit, of_atoms: Any) -> strings.Strings:
     for atoms in expand([lit], "string", solver.search):
         language = language | of_atoms(atoms)
     return language
+
+
+@functools.lru_cache(maxsize=4096)
+def _unnamed(
+    patterns: tuple[str, ...], matched: frozenset[str], universe: tuple[str, ...]
+) -> strings.Strings:
+    """The names outside ``universe`` that match exactly the ``patterns`` in ``matched``
+    (immutable sets: one automaton per object shape, however often a search meets it)."""
+    language = strings.anything()
+    for pattern in patterns:
+        found = strings.matching(pattern)
+        language = language & (found if pattern in matched else ~found)
+    return language - strings.one_of(universe)
 
 
 def _fits_region(exists: KeyExists, region: frozenset[str]) -> bool:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from codegen.breaking.engine.evaluate import kind_of, type_kinds
 from codegen.breaking.engine.evaluation import scenarios
+from codegen.breaking.engine.kinds import of_kind, type_kinds
 from codegen.breaking.engine.literals import (
     ARRAY_KEYWORDS,
     NUMERIC,
@@ -62,11 +62,11 @@ def positive(node: SNode, kind: str) -> Alt | None:
 
 
 def _type(node: SNode, spec: Any, kind: str, alt: Alt) -> bool:
-    return kind in type_kinds(spec)
+    return kind in type_kinds(spec, node.float_integers)
 
 
 def _values(node: SNode, spec: Any, kind: str, alt: Alt) -> bool:
-    values = tuple(v for v in (spec if isinstance(spec, list) else []) if kind_of(v) == kind)
+    values = of_kind(spec if isinstance(spec, list) else [], kind)
     alt.atoms.append(In(values, positive=True))
     return bool(values)
 
@@ -148,7 +148,7 @@ def _or_matched(node: SNode, contains: tuple[SNode, ...]) -> SNode:
     if any(c.home.rel != node.home.rel for c in contains):
         raise Unsupported("unevaluatedItems beside a contains of another file", node)
     value = {"anyOf": [c.value for c in contains] + [rest.value]}
-    return SNode(node.tree, node.home, f"{rest.pointer}#or-matched", value)
+    return SNode(node.tree, node.home, f"{rest.pointer}#or-matched", value, rest.scope)
 
 
 def _add_cases(alt: Alt, cases: list[Alt]) -> None:
@@ -198,8 +198,8 @@ def _applicator(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
     obj = node.obj
     if key == "allOf":
         alt.lits += [Lit(node.child(key, i), True) for i in range(len(spec))]
-    elif key == "$ref":
-        target = node.target()
+    elif key in ("$ref", "$dynamicRef"):
+        target = node.target(key)
         assert target is not None
         alt.lits.append(Lit(target, True))
     elif key == "not":
@@ -228,5 +228,8 @@ _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
     **{k: _keyed(k, _string_key) for k in STRING_KEYWORDS},
     **{k: _keyed(k, _array_key) for k in ARRAY_KEYWORDS},
     **{k: _keyed(k, _object_key) for k in (*OBJECT_KEYWORDS, "dependentSchemas")},
-    **{k: _keyed(k, _applicator) for k in ("allOf", "$ref", "not", "anyOf", "oneOf", "if")},
+    **{
+        k: _keyed(k, _applicator)
+        for k in ("allOf", "$ref", "$dynamicRef", "not", "anyOf", "oneOf", "if")
+    },
 }

@@ -3,8 +3,8 @@
 :meth:`Solver.solve` answers :class:`Found` (with the value), :class:`Empty` (there is none:
 a proof) or :class:`Unknown` (with the reason it could not decide). It tries each kind of value
 in turn, expands the literals into conjunctions of atoms (:mod:`codegen.breaking.engine.literals`)
-and hands each to the solver of that kind: scalars here, arrays and objects in their own
-modules, which ask this solver again for their items and property values.
+and hands each to the solver of that kind: null, booleans and strings here, numbers, arrays
+and objects in their own modules, which ask this solver again for their items and property values.
 
 ``Empty`` is only ever concluded from an exhausted finite search or a decided arithmetic or
 automaton question, so that a break is never passed silently; every ``Found`` value is judged
@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
-from fractions import Fraction
-from math import gcd, lcm
 from typing import Any
 
 from codegen.breaking import strings
 from codegen.breaking.engine.arrays import solve_array
-from codegen.breaking.engine.evaluate import kind_of
 from codegen.breaking.engine.expand import Search, expand
 from codegen.breaking.engine.facts import (
     EMPTY,
+    Empty,
     EngineDefect,
     Found,
     Result,
@@ -33,8 +31,10 @@ from codegen.breaking.engine.facts import (
     holds,
     string_language,
 )
-from codegen.breaking.engine.literals import KINDS, Atom, Bound, In, Lit, Multiple, Pattern
+from codegen.breaking.engine.kinds import NUMERIC, kind_of, of_kind
+from codegen.breaking.engine.literals import KINDS, Atom, In, Lit, Pattern
 from codegen.breaking.engine.nodes import Unsupported
+from codegen.breaking.engine.numbers import solve_number
 from codegen.breaking.engine.objects import solve_object
 
 __all__ = ["Solver"]
@@ -47,13 +47,21 @@ class Solver:
 
     One solver serves one comparison: it remembers every answer (the same item or property
     schema is asked about many times) and shares one bound on the work of each question.
+    ``integral``: whether a number such as ``1.0`` may be read apart from ``1`` (a draft-04
+    file takes part: its ``integer`` refuses ``1.0``); else such a number is judged as the
+    integer it equals by every schema, and is not searched for on its own.
     """
 
-    def __init__(self, steps: int = 20_000) -> None:
+    def __init__(self, steps: int = 20_000, *, integral: bool = False) -> None:
         self.steps = steps
+        self.kinds = tuple(k for k in KINDS if integral or k != "integral")
         self._answers: dict[Any, Result] = {}
         self._open: dict[Any, int] = {}
         self._reached = _MAX_NESTING
+        # Questions answered EMPTY while relying on open ones (key -> the outermost depth
+        # relied on), and, per open question, those settled below it: see :meth:`solve`.
+        self._provisional: dict[Any, int] = {}
+        self._settled: list[list[Any]] = []
         self.search = Search(steps)
 
     def solve(self, lits: Iterable[Lit], exclude: tuple[Any, ...] = ()) -> Result:
@@ -61,8 +69,14 @@ class Solver:
 
         Documents are finite, so the values a recursive schema accepts are the least fixed
         point of its equations: a question met again while it is being answered contributes
-        nothing there (it is taken as empty). An answer that relied on that is only kept when
-        it is a value, or when the question it relied on is the one being closed.
+        nothing there (it is taken as empty). A value is always kept. An EMPTY that relied on
+        an open question is *provisional*: it is reused, as long as every question it relied
+        on is still open (the same assumptions; more open questions only assume more), and
+        becomes final when the outermost question it relied on closes EMPTY (the provisional
+        answers then make a fixed point of empty sets: the least one). Any other outcome of
+        a question (a value, unknown, an interruption) drops the provisional answers settled
+        below it, which are asked again when met. Without this, a recursive graph of
+        references re-explores every question below each open one: exponential.
         """
         lits = list(lits)
         key = (frozenset(lit.key for lit in lits), _frozen(exclude))
@@ -71,19 +85,44 @@ class Solver:
         if key in self._open:
             self._reached = min(self._reached, self._open[key])
             return EMPTY
+        assumed = self._provisional.get(key)
+        if assumed is not None:
+            self._reached = min(self._reached, assumed)
+            return EMPTY
         depth = len(self._open)
         if depth >= _MAX_NESTING:
             raise Unsupported("values nested too deeply to search")
         outer, self._reached = self._reached, _MAX_NESTING
         self._open[key] = depth
+        self._settled.append([])
+        result: Result | None = None
         try:
             result = self._solve(lits, exclude)
         finally:
             del self._open[key]
             reached, self._reached = self._reached, min(outer, self._reached)
-        if isinstance(result, Found) or reached >= depth:
-            self._answers[key] = result
+            self._settle(key, result, depth, reached, self._settled.pop())
         return result
+
+    def _settle(
+        self, key: Any, result: Result | None, depth: int, reached: int, settled: list[Any]
+    ) -> None:
+        """Keep (finally or provisionally) or drop the answer to the question at ``depth``
+        that relied on open questions down to ``reached``, and the provisional answers
+        ``settled`` below it."""
+        if isinstance(result, Empty) and reached < depth:
+            for below in settled:
+                self._provisional[below] = min(self._provisional[below], reached)
+            self._provisional[key] = reached
+            self._settled[-1] += [*settled, key]
+            return
+        final = isinstance(result, Empty)
+        for below in settled:
+            del self._provisional[below]
+            if final:
+                self._answers[below] = EMPTY
+        if result is not None and (isinstance(result, Found) or reached >= depth):
+            self._answers[key] = result
 
     def question(self, lits: Iterable[Lit]) -> Result:
         """:meth:`solve` with a fresh bound on the work (one question of a comparison)."""
@@ -95,10 +134,10 @@ class Solver:
 
     def _solve(self, lits: list[Lit], exclude: tuple[Any, ...]) -> Result:
         unknown: Unknown | None = None
-        for kind in KINDS:
+        for kind in self.kinds:
             try:
                 for atoms in expand(lits, kind, self.search):
-                    excluded = tuple(v for v in exclude if kind_of(v) == kind)
+                    excluded = of_kind(exclude, kind)
                     result = self._leaf(kind, [*atoms, In(excluded, positive=False)])
                     if isinstance(result, Found):
                         if not all(holds(lit, result.value) for lit in lits):
@@ -122,8 +161,8 @@ class Solver:
             return self._among(kind, (None,), atoms)
         if kind == "boolean":
             return self._among(kind, (False, True), atoms)
-        if kind in ("integer", "fraction"):
-            return _number(kind, atoms)
+        if kind in NUMERIC:
+            return solve_number(kind, atoms)
         if kind == "string":
             return _string(atoms)
         if kind == "array":
@@ -142,161 +181,6 @@ def _frozen(values: tuple[Any, ...]) -> tuple[str, ...]:
     import json  # noqa: PLC0415
 
     return tuple(sorted(json.dumps(v, sort_keys=True) for v in values))
-
-
-# ---------------------------------------------------------------------------- numbers
-
-
-def _rational_lcm(values: Iterable[Fraction]) -> Fraction:
-    result = Fraction(1)
-    first = True
-    for v in values:
-        if first:
-            result, first = v, False
-        else:
-            result = Fraction(lcm(result.numerator, v.numerator), gcd(result.denominator,
-                                                                      v.denominator))  # fmt: skip
-    return result
-
-
-def _number(kind: str, atoms: list[Atom]) -> Result:
-    """A number of ``kind`` (integer: no fractional part; fraction: one) within the atoms."""
-    lower: tuple[Fraction, bool] | None = None
-    upper: tuple[Fraction, bool] | None = None
-    for atom in atoms:
-        if isinstance(atom, Bound):
-            bound = (atom.value, atom.exclusive)
-            if atom.lower and (lower is None or bound > lower):
-                lower = bound
-            tighter = upper is None or (bound[0], not bound[1]) < (upper[0], not upper[1])
-            if not atom.lower and tighter:
-                upper = bound
-    steps = [a.step for a in atoms if isinstance(a, Multiple) and a.positive]
-    if kind == "integer":
-        steps.append(Fraction(1))
-    if steps:
-        # A number with a fractional part is one that is no multiple of 1.
-        fractional = [Multiple(Fraction(1), False)] if kind == "fraction" else []
-        return _multiples(kind, _rational_lcm(steps), lower, upper, [*atoms, *fractional])
-    return _fraction(lower, upper, atoms)
-
-
-def _multiples(
-    kind: str,
-    step: Fraction,
-    lower: tuple[Fraction, bool] | None,
-    upper: tuple[Fraction, bool] | None,
-    atoms: list[Atom],
-) -> Result:
-    """``k * step`` for a whole ``k``: each refused multiple excludes the ``k`` divisible by
-    some whole ``b``, so among ``lcm(b) * (exclusions + 1)`` consecutive ``k`` one fits."""
-    low = None if lower is None else _ceil(lower[0] / step, lower[1])
-    high = None if upper is None else _floor(upper[0] / step, upper[1])
-    if low is not None and high is not None and low > high:
-        return EMPTY
-    periods = []
-    for atom in atoms:
-        if isinstance(atom, Multiple) and not atom.positive:
-            ratio = step / atom.step
-            if ratio.denominator == 1:
-                return EMPTY  # every multiple of step is one of atom.step
-            periods.append(ratio.denominator)
-    excluded = sum(len(a.values) for a in atoms if isinstance(a, In))
-    window = lcm(*periods) * (excluded + 1) + 1 if periods else excluded + 1
-    if window > 100_000:
-        raise Unsupported("the multipleOf constraints have too long a period to search")
-    start = 0 if low is None or low <= 0 <= (high if high is not None else 0) else low
-    if high is not None and start > high:
-        start = high
-    for k in _outward(start, low, high, window):
-        value = _json_number(k * step)
-        if kind_of(value) == kind and all(atom_holds(a, value) for a in atoms):
-            return Found(value)
-    finite = low is not None and high is not None and high - low + 1 <= window
-    if finite:
-        return EMPTY
-    raise Unsupported("no multiple fitted the number constraints within the search bound")
-
-
-def _outward(start: int, low: int | None, high: int | None, count: int) -> Iterable[int]:
-    """``start``, then alternately above and below it, within ``[low, high]``."""
-    yielded, distance = 0, 0
-    while yielded < count:
-        candidates = [start] if distance == 0 else [start + distance, start - distance]
-        inside = [
-            k for k in candidates if (low is None or k >= low) and (high is None or k <= high)
-        ]
-        if (
-            not inside
-            and (low is not None and high is not None)
-            and (start - distance < low and start + distance > high)
-        ):
-            return
-        for k in inside:
-            yielded += 1
-            yield k
-        distance += 1
-
-
-def _ceil(x: Fraction, exclusive: bool) -> int:
-    whole = -((-x.numerator) // x.denominator)
-    return whole + 1 if exclusive and whole == x else whole
-
-
-def _floor(x: Fraction, exclusive: bool) -> int:
-    whole = x.numerator // x.denominator
-    return whole - 1 if exclusive and whole == x else whole
-
-
-def _json_number(x: Fraction) -> int | float:
-    """``x`` as a JSON number that reads back as exactly ``x`` (an int, or a short decimal)."""
-    if x.denominator == 1:
-        return x.numerator
-    as_float = float(x)
-    if Fraction(repr(as_float)) == x:
-        return as_float
-    raise Unsupported(f"the number {x} has no short decimal form")
-
-
-def _fraction(
-    lower: tuple[Fraction, bool] | None, upper: tuple[Fraction, bool] | None, atoms: list[Atom]
-) -> Result:
-    """A number with a fractional part within the bounds: between two distinct bounds there
-    are infinitely many, and the refused multiples and values exclude only some of them."""
-    if lower is not None and upper is not None:
-        if lower[0] > upper[0]:
-            return EMPTY
-        if lower[0] == upper[0]:
-            if lower[1] or upper[1] or lower[0].denominator == 1:
-                return EMPTY
-            value = _json_number(lower[0])
-            return Found(value) if all(atom_holds(a, value) for a in atoms) else EMPTY
-    for value in _fractions_between(lower, upper):
-        if all(atom_holds(a, value) for a in atoms):
-            return Found(value)
-    raise Unsupported("no number with a fractional part fitted within the search bound")
-
-
-def _fractions_between(
-    lower: tuple[Fraction, bool] | None, upper: tuple[Fraction, bool] | None
-) -> Iterable[float]:
-    """Short decimals with a fractional part strictly between the bounds, shortest first."""
-    low = lower[0] if lower is not None else None
-    high = upper[0] if upper is not None else None
-    if low is None:
-        low = Fraction(-1) if high is None else high - 1
-    if high is None:
-        high = low + 2
-    for digits in range(1, 18):
-        unit = Fraction(1, 10**digits)
-        candidate = (low // unit) * unit + unit
-        for _ in range(12):
-            if candidate >= high:
-                break
-            value = float(candidate)
-            if candidate.denominator != 1 and Fraction(repr(value)) == candidate:
-                yield value
-            candidate += unit
 
 
 # ---------------------------------------------------------------------------- strings

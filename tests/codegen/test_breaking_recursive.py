@@ -1,0 +1,83 @@
+"""breaking on a recursive graph of references: decided, with a witness, in seconds.
+
+Every definition reaches every other (``next`` around a ring, ``back`` across it), so each
+question of the comparison meets its own questions again below it: the solver's provisional
+answers (see :meth:`codegen.breaking.engine.solver.Solver.solve`) keep that from being asked
+again and again.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from codegen.cli import main
+
+
+def _ring(count: int, narrowed: int | None) -> dict[str, Any]:
+    definitions = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {
+                "next": {"$ref": f"#/definitions/d{(i + 1) % count}"},
+                "back": {"type": "array",
+                         "items": {"$ref": f"#/definitions/d{(i * 7 + 3) % count}"}},
+                "name": {"type": "string", "maxLength": 5 if i == narrowed else 10},
+            },
+            "required": ["name"],
+            "additionalProperties": i % 2 == 0,
+        }
+        for i in range(count)
+    }  # fmt: skip
+    return {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Ring",
+            "type": "object", "properties": {"root": {"$ref": "#/definitions/d0"}},
+            "definitions": definitions}  # fmt: skip
+
+
+def _breaking(root: Path, count: int, narrowed: int | None) -> tuple[int, str, float]:
+    schema = root / "schemas" / "ring.json"
+    schema.parent.mkdir(parents=True, exist_ok=True)
+    schema.write_text(json.dumps(_ring(count, None), indent=1) + "\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/ring"\n'
+        'package = "ring"\n',
+        encoding="utf-8",
+    )
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "ring"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *command],
+                       cwd=root, check=True, capture_output=True)  # fmt: skip
+    schema.write_text(json.dumps(_ring(count, narrowed), indent=1) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    start = time.process_time()  # CPU seconds: a loaded machine does not make it fail
+    code = main(["--config", str(root / "pyproject.toml"), "breaking", "--against", "HEAD"], out)
+    return code, out.getvalue(), time.process_time() - start
+
+
+def test_a_narrowed_definition_in_a_ring_is_found_with_its_witness(tmp_path: Path) -> None:
+    code, out, seconds = _breaking(tmp_path, 4, narrowed=2)
+    assert code == 1, out
+    assert "(CONSTRAINT_TIGHTENED)" in out
+    witness = json.loads(out.split("witness: ", 1)[1].splitlines()[0])
+    node = witness["root"]  # the witness reaches a name longer than 5 characters
+    text = json.dumps(node)
+    assert any(len(name) > 5 for name in _names(node)), text
+    assert seconds < 30, seconds
+
+
+def test_an_unchanged_ring_is_compatible(tmp_path: Path) -> None:
+    code, out, seconds = _breaking(tmp_path, 4, narrowed=None)
+    assert code == 0, out
+    assert seconds < 30, seconds
+
+
+def _names(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["name"]] if isinstance(node.get("name"), str) else []
+        return found + [n for v in node.values() for n in _names(v)]
+    if isinstance(node, list):
+        return [n for v in node for n in _names(v)]
+    return []
