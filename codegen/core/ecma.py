@@ -26,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import jsonschema
 import regress
@@ -191,11 +191,21 @@ def tree_registry(tree: SchemaTree) -> Registry[Any]:
     )
 
 
+def _base_uri(schema: SchemaFile) -> str:
+    """The file's own absolute ``$id`` (``id`` in draft-04), which the crawled registry holds and
+    its relative references resolve against; else its URI."""
+    document = schema.document
+    declared = schema.draft.specification.id_of(document) if isinstance(document, dict) else None
+    if isinstance(declared, str) and urlsplit(declared).scheme:
+        return declared.split("#")[0]
+    return schema.uri
+
+
 def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "") -> Any:
     """The ECMA validator of the subschema at internal ``pointer`` of ``schema``, by the file's
     draft, reading the file as written."""
     raw = schema.file_pointer(pointer)
-    ref = schema.uri + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
+    ref = _base_uri(schema) + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
     return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
 
 
