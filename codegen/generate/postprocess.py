@@ -22,14 +22,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.validators import ModuleChecks
 
-__all__ = [
-    "TYPES_MODULE",
-    "edit_module",
-    "nested_classes",
-    "rebuild_forward_references",
-    "use_missing",
-    "use_tuples",
-]
+__all__ = ["TYPES_MODULE", "edit_module", "nested_classes", "rebuild_forward_references",
+           "use_missing", "use_tuples"]  # fmt: skip
 
 TYPES_MODULE = "_types"
 _CHECK_IMPORTS = (
@@ -233,8 +227,8 @@ def use_missing(code: str, fields: dict[str, dict[str, bool]], where: Location) 
 
     def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
         annotation = _without_none(statement.annotation, fields[owner][name])
-        value = statement.value
-        if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
+        # A default taken from a referenced schema is dropped: the absent property stays absent.
+        if annotation is None or statement.value is None:
             raise CodegenError(f"field {name!r} is not optional", where)
         statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
 
