@@ -16,6 +16,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
+from codegen.generate.enum_order import hoist_enums
 from codegen.generate.header import header
 from codegen.generate.postprocess import (
     edit_module,
@@ -141,7 +142,7 @@ def assemble_modules(
         code = edit_module(code, validators.of(owners), depth, where, strict_integers=strict)
         code = use_missing(code, _missing_fields(skeleton, owners, code), where)
         code = use_tuples(code, _tuple_fields(skeleton, owners), depth, where)
-        code = rebuild_forward_references(code)
+        code = rebuild_forward_references(hoist_enums(code))
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:
