@@ -1,0 +1,143 @@
+"""The corpus of real schemas (tests/corpus/) through maverick-codegen and plain
+datamodel-code-generator: per source, schemas, generated, refused, documents, agree, disagree,
+crash.
+
+maverick-codegen: ``generate`` once per source folder, as tests/test_corpus.py runs it
+(tests/_corpus.py). datamodel-code-generator: ``datamodel_code_generator.generate`` with pydantic
+v2 output (``DataModelType.PydanticV2BaseModel``, its other options left as they are) on each file
+alone, read from a folder holding its source's files (so that a reference by relative path
+finds its file); a reference by URL is refused, since nothing here touches the network
+(``_get_text_from_url`` raises). Its model is the module's ``Model`` class when there is one,
+else the class named from the title, else the module's last class (its root); a file it
+refuses (raises) counts as refused, a module that does not import as a crash. Both models are
+judged in JSON mode (``TypeAdapter(model).validate_json``) against python-jsonschema reading
+the file as written, by its own draft, with ECMA-262 patterns (the files the loader refuses
+have no such judge: their documents are not counted).
+
+Usage: python bench/bench_corpus.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import io
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import datamodel_code_generator as dmcg  # noqa: E402
+from datamodel_code_generator.parser.jsonschema import JsonSchemaParser  # noqa: E402
+
+from codegen.core.config import load_config  # noqa: E402  (the repository root is on the path only now)
+from codegen.core.ecma import tree_registry, validator_at  # noqa: E402
+from codegen.core.errors import SchemaError  # noqa: E402
+from codegen.core.loader import load_tree  # noqa: E402
+from tests import _corpus  # noqa: E402
+
+
+def _no_network(self: Any, url: str) -> str:
+    raise RuntimeError(f"{url}: nothing is fetched from the network")
+
+
+def oracles(workdir: Path) -> dict[str, Callable[[Any], bool]]:
+    """python-jsonschema's verdict of each file the loader reads (per source folder)."""
+
+    found: dict[str, Callable[[Any], bool]] = {}
+    for source, files in _corpus.sources().items():
+        for group in ([f for f in files if f not in _corpus.REFUSED], *[[f] for f in files]):
+            project, _ = _corpus._project(workdir / "oracle", f"{source}-{len(found)}", group)
+            try:
+                tree = load_tree(
+                    project / "schemas", load_config(project / "pyproject.toml").loading
+                )
+            except SchemaError:
+                continue
+            registry = tree_registry(tree)
+            for schema in tree.files:
+                found.setdefault(schema.rel.as_posix(), validator_at(registry, schema).is_valid)
+    return found
+
+
+def _root(module: Any, title: object) -> Any:
+    if hasattr(module, "Model"):
+        return module.Model
+    named = re.sub(r"[^0-9A-Za-z]", "", str(title or ""))
+    if named and hasattr(module, named):
+        return getattr(module, named)
+    classes = [
+        c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__
+    ]
+    return max(classes, key=lambda c: inspect.getsourcelines(c)[1])
+
+
+def run_plain(workdir: Path, judges: dict[str, Callable[[Any], bool]]) -> list[_corpus.Outcome]:
+    """Plain datamodel-code-generator on each corpus file alone, every document judged."""
+    JsonSchemaParser._get_text_from_url = _no_network  # type: ignore[method-assign]
+    outcomes = []
+    for index, entry in enumerate(_corpus.manifest()):
+        rel = entry["file"]
+        folder = workdir / "plain" / f"p{index}"
+        shutil.copytree(_corpus.CORPUS / "schemas" / entry["source"], folder / entry["source"])
+        package = f"plain_corpus_{index}"
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("ignore")
+                code = dmcg.generate(
+                    folder / rel,
+                    input_file_type=dmcg.InputFileType.JsonSchema,
+                    output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
+                )
+        except Exception as exc:  # its refusal: it raises on what it does not take
+            detail = traceback.format_exception_only(exc)[-1].strip()
+            outcomes.append(_corpus.Outcome(rel, "refused", detail))
+            continue
+        (folder / package).mkdir()
+        (folder / package / "__init__.py").write_text(str(code), encoding="utf-8")
+        title = json.loads((folder / rel).read_text(encoding="utf-8")).get("title")
+        with _corpus.importable(folder, package):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    model = _root(importlib.import_module(package), title)
+            except Exception as exc:
+                detail = traceback.format_exception_only(exc)[-1].strip()
+                outcomes.append(_corpus.Outcome(rel, "crashed", f"import failed: {detail}"))
+                continue
+            if rel not in judges:
+                outcomes.append(_corpus.Outcome(rel, "generated"))
+                continue
+            outcomes.append(_corpus.judge(rel, model, judges[rel]))
+    return outcomes
+
+
+def main() -> None:
+    sys.setrecursionlimit(10_000)  # the plain generator recurses deeply on some files
+    with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
+        for name, run in (
+            ("maverick-codegen", lambda: _corpus.run_maverick(Path(tmp) / "maverick")),
+            (
+                "datamodel-code-generator, pydantic v2",
+                lambda: run_plain(Path(tmp), oracles(Path(tmp))),
+            ),
+        ):
+            start = time.perf_counter()
+            outcomes = run()
+            table, _ = _corpus.table(outcomes)
+            print(f"{name} ({time.perf_counter() - start:.1f} s)\n{table}")
+
+
+if __name__ == "__main__":
+    main()
