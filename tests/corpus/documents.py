@@ -7,10 +7,12 @@ then one mutation of each (seeded by the file's name):
   holds a petstore), and, for a schema of schemas (the metaschemas, the OpenAPI dialects, Ajv's
   secure metaschema), the schemas of the official JSON-Schema-Test-Suite of its draft
   (vendored in tests/json_schema_test_suite/) and of this corpus;
-- drawn: ``hypothesis_jsonschema.from_schema`` on the file when it takes it (it needs a
-  schema without references to other documents or recursion), else a small walker that
-  follows the schema's own keywords (``type``, ``properties``, ``required``, ``enum``,
-  ``const``, ``items``, ``$ref`` inside the file, the first branch of ``anyOf``/``oneOf``);
+- drawn: ``hypothesis_jsonschema.from_schema`` on the file when it takes it, else a small
+  walker that follows the schema's own keywords (``type``, ``properties``, ``required``,
+  ``enum``, ``const``, ``items``, ``$ref`` inside the file, a random branch of
+  ``anyOf``/``oneOf``). Today the walker draws every file's: hypothesis-jsonschema 0.23.1 raises
+  on every schema of the corpus with the hypothesis installed here (6.170: ``'many' object has
+  no attribute 'more'`` for any object schema; references to other documents, recursion);
 - mutated: a copy of a document with one value, at a random depth, removed, replaced by a
   value of another JSON type, or given an unknown key.
 
