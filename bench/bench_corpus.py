@@ -4,28 +4,28 @@ crash.
 
 maverick-codegen: ``generate`` once per source folder, as tests/test_corpus.py runs it
 (tests/_corpus.py). datamodel-code-generator: ``datamodel_code_generator.generate`` with pydantic
-v2 output (``DataModelType.PydanticV2BaseModel``, its other options left as they are) on each file
-alone, read from a folder holding its source's files (so that a reference by relative path
-finds its file); a reference by URL is refused, since nothing here touches the network
-(``_get_text_from_url`` raises). Its model is the module's ``Model`` class when there is one,
-else the class named from the title, else the module's last class (its root); a file it
-refuses (raises) counts as refused, a module that does not import as a crash. Both models are
-judged in JSON mode (``TypeAdapter(model).validate_json``) against python-jsonschema reading
-the file as written, by its own draft, with ECMA-262 patterns (the files the loader refuses
-have no such judge: their documents are not counted).
+v2 output (``DataModelType.PydanticV2BaseModel``, its other options left as they are) on each
+file alone, read from a folder holding its source's files (so that a reference by relative path
+finds its file), in a process of its own that generates, then validates every document, in
+120 s at most (past it, the file is a crash); a reference by URL is refused, since nothing here
+touches the network (``_get_text_from_url`` raises). Its model is the module's ``Model`` class
+when there is one, else the class named from the title, else the module's last class (its
+root); a file it refuses (raises) counts as refused, a module that does not import as a crash.
+Both models are judged in JSON mode (``TypeAdapter(model).validate_json``) against
+python-jsonschema reading the file as written, by its own draft, with ECMA-262 patterns (the
+files the corpus lists as refused have no such judge: their documents are not counted).
 
 Usage: python bench/bench_corpus.py
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
-import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,9 +43,10 @@ from datamodel_code_generator.parser.jsonschema import JsonSchemaParser  # noqa:
 
 from codegen.core.config import load_config  # noqa: E402  (the repository root is on the path only now)
 from codegen.core.ecma import tree_registry, validator_at  # noqa: E402
-from codegen.core.errors import SchemaError  # noqa: E402
 from codegen.core.loader import load_tree  # noqa: E402
 from tests import _corpus  # noqa: E402
+
+TIMEOUT = 120  # seconds for plain datamodel-code-generator on one file
 
 
 def _no_network(self: Any, url: str) -> str:
@@ -57,17 +58,15 @@ def oracles(workdir: Path) -> dict[str, Callable[[Any], bool]]:
 
     found: dict[str, Callable[[Any], bool]] = {}
     for source, files in _corpus.sources().items():
-        for group in ([f for f in files if f not in _corpus.REFUSED], *[[f] for f in files]):
-            project, _ = _corpus._project(workdir / "oracle", f"{source}-{len(found)}", group)
-            try:
-                tree = load_tree(
-                    project / "schemas", load_config(project / "pyproject.toml").loading
-                )
-            except SchemaError:
-                continue
-            registry = tree_registry(tree)
-            for schema in tree.files:
-                found.setdefault(schema.rel.as_posix(), validator_at(registry, schema).is_valid)
+        group = [f for f in files if f not in _corpus.REFUSED]
+        if not group:
+            continue
+        project, _ = _corpus._project(workdir / "oracle", source, group)
+        config = load_config(project / "pyproject.toml")
+        tree = load_tree(project / "schemas", options=config.loading)
+        registry = tree_registry(tree)
+        for schema in tree.files:
+            found[schema.rel.as_posix()] = validator_at(registry, schema).is_valid
     return found
 
 
@@ -83,48 +82,78 @@ def _root(module: Any, title: object) -> Any:
     return max(classes, key=lambda c: inspect.getsourcelines(c)[1])
 
 
+def _plain_one(source: str, rel: str) -> None:
+    """In a process of its own: plain datamodel-code-generator on ``source``/``rel``, its model
+    on every document of ``rel``; prints the status and the verdicts as JSON."""
+    JsonSchemaParser._get_text_from_url = _no_network  # type: ignore[method-assign]
+    sys.setrecursionlimit(10_000)  # the plain generator recurses deeply on some files
+    folder = Path(source)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = dmcg.generate(
+                folder / rel,
+                input_file_type=dmcg.InputFileType.JsonSchema,
+                output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
+            )
+    except Exception as exc:  # its refusal: it raises on what it does not take
+        detail = traceback.format_exception_only(exc)[-1].strip()
+        print(json.dumps({"status": "refused", "detail": detail}))
+        return
+    (folder / "plain_model").mkdir()
+    (folder / "plain_model" / "__init__.py").write_text(str(code), encoding="utf-8")
+    title = json.loads((folder / rel).read_text(encoding="utf-8")).get("title")
+    sys.path.insert(0, str(folder))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = _root(importlib.import_module("plain_model"), title)
+    except Exception as exc:
+        detail = traceback.format_exception_only(exc)[-1].strip()
+        print(json.dumps({"status": "crashed", "detail": f"import failed: {detail}"}))
+        return
+    outcome = _corpus.judge(rel, model, lambda document: True)
+    verdicts = [[accepted, error] for _, accepted, error in outcome.verdicts]
+    print(json.dumps({"status": "generated", "verdicts": verdicts}))
+
+
 def run_plain(workdir: Path, judges: dict[str, Callable[[Any], bool]]) -> list[_corpus.Outcome]:
     """Plain datamodel-code-generator on each corpus file alone, every document judged."""
-    JsonSchemaParser._get_text_from_url = _no_network  # type: ignore[method-assign]
     outcomes = []
     for index, entry in enumerate(_corpus.manifest()):
         rel = entry["file"]
         folder = workdir / "plain" / f"p{index}"
         shutil.copytree(_corpus.CORPUS / "schemas" / entry["source"], folder / entry["source"])
-        package = f"plain_corpus_{index}"
+        command = [sys.executable, __file__, "--one", str(folder), rel]
         try:
-            with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
-                warnings.simplefilter("ignore")
-                code = dmcg.generate(
-                    folder / rel,
-                    input_file_type=dmcg.InputFileType.JsonSchema,
-                    output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
-                )
-        except Exception as exc:  # its refusal: it raises on what it does not take
-            detail = traceback.format_exception_only(exc)[-1].strip()
-            outcomes.append(_corpus.Outcome(rel, "refused", detail))
+            done = subprocess.run(
+                command, capture_output=True, text=True, timeout=TIMEOUT, check=False
+            )
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+        except subprocess.TimeoutExpired:
+            outcomes.append(_corpus.Outcome(rel, "crashed", f"past {TIMEOUT} s"))
             continue
-        (folder / package).mkdir()
-        (folder / package / "__init__.py").write_text(str(code), encoding="utf-8")
-        title = json.loads((folder / rel).read_text(encoding="utf-8")).get("title")
-        with _corpus.importable(folder, package):
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    model = _root(importlib.import_module(package), title)
-            except Exception as exc:
-                detail = traceback.format_exception_only(exc)[-1].strip()
-                outcomes.append(_corpus.Outcome(rel, "crashed", f"import failed: {detail}"))
-                continue
-            if rel not in judges:
-                outcomes.append(_corpus.Outcome(rel, "generated"))
-                continue
-            outcomes.append(_corpus.judge(rel, model, judges[rel]))
+        except (ValueError, IndexError):
+            detail = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            outcomes.append(_corpus.Outcome(rel, "crashed", detail))
+            continue
+        if result["status"] != "generated" or rel not in judges:
+            outcomes.append(_corpus.Outcome(rel, result["status"], result.get("detail", "")))
+            continue
+        documents = json.loads((_corpus.CORPUS / "documents" / rel).read_text(encoding="utf-8"))
+        verdicts = [
+            (judges[rel](document), accepted, error)
+            for document, (accepted, error) in zip(documents, result["verdicts"], strict=True)
+        ]
+        outcomes.append(_corpus.Outcome(rel, "generated", verdicts=verdicts))
     return outcomes
 
 
 def main() -> None:
-    sys.setrecursionlimit(10_000)  # the plain generator recurses deeply on some files
+    if sys.argv[1:2] == ["--one"]:
+        _plain_one(sys.argv[2], sys.argv[3])
+        return
+    sys.setrecursionlimit(10_000)  # deep models
     with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
         for name, run in (
             ("maverick-codegen", lambda: _corpus.run_maverick(Path(tmp) / "maverick")),
