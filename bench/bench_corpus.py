@@ -15,11 +15,12 @@ Both models are judged in JSON mode (``TypeAdapter(model).validate_json``) again
 python-jsonschema reading the file as written, by its own draft, with ECMA-262 patterns (the
 files the corpus lists as refused have no such judge: their documents are not counted).
 
-Usage: python bench/bench_corpus.py
+Usage: python bench/bench_corpus.py [--source SOURCE ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import inspect
 import json
@@ -79,7 +80,7 @@ def _root(module: Any, title: object) -> Any:
     classes = [
         c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__
     ]
-    return max(classes, key=lambda c: inspect.getsourcelines(c)[1])
+    return classes[-1]  # the module's namespace keeps the order of definition
 
 
 def _plain_one(source: str, rel: str) -> None:
@@ -117,11 +118,16 @@ def _plain_one(source: str, rel: str) -> None:
     print(json.dumps({"status": "generated", "verdicts": verdicts}))
 
 
-def run_plain(workdir: Path, judges: dict[str, Callable[[Any], bool]]) -> list[_corpus.Outcome]:
-    """Plain datamodel-code-generator on each corpus file alone, every document judged."""
+def run_plain(
+    workdir: Path, judges: dict[str, Callable[[Any], bool]], only: list[str] | None = None
+) -> list[_corpus.Outcome]:
+    """Plain datamodel-code-generator on each corpus file alone (of the sources ``only``),
+    every document judged."""
     outcomes = []
     for index, entry in enumerate(_corpus.manifest()):
         rel = entry["file"]
+        if only and entry["source"] not in only:
+            continue
         folder = workdir / "plain" / f"p{index}"
         shutil.copytree(_corpus.CORPUS / "schemas" / entry["source"], folder / entry["source"])
         command = [sys.executable, __file__, "--one", str(folder), rel]
@@ -153,19 +159,27 @@ def main() -> None:
     if sys.argv[1:2] == ["--one"]:
         _plain_one(sys.argv[2], sys.argv[3])
         return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", action="append", help="only this source folder (repeatable)")
+    args = parser.parse_args()
     sys.setrecursionlimit(10_000)  # deep models
     with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
         for name, run in (
-            ("maverick-codegen", lambda: _corpus.run_maverick(Path(tmp) / "maverick")),
+            ("maverick-codegen", lambda: _corpus.run_maverick(Path(tmp) / "maverick", args.source)),
             (
                 "datamodel-code-generator, pydantic v2",
-                lambda: run_plain(Path(tmp), oracles(Path(tmp))),
+                lambda: run_plain(Path(tmp), oracles(Path(tmp)), args.source),
             ),
         ):
             start = time.perf_counter()
             outcomes = run()
             table, _ = _corpus.table(outcomes)
             print(f"{name} ({time.perf_counter() - start:.1f} s)\n{table}")
+            for outcome in outcomes:
+                if outcome.status != "generated" or outcome.problems():
+                    detail = outcome.detail or "; ".join(outcome.problems())
+                    print(f"  {outcome.rel}: {outcome.status}: {detail[:200]}")
+            print()
 
 
 if __name__ == "__main__":
