@@ -80,6 +80,8 @@ class DefaultRule:
         from codegen.core.ecma import ECMA_VALIDATORS, tree_registry, validator_at  # noqa: PLC0415
 
         written = resolve_pointer(schema.document, schema.file_pointer(pointer))
+        if isinstance(written, bool):  # draft-04 too, where additional* may be a boolean
+            return written
         alone = not _refers(written)
         key = (schema.draft.name, json.dumps(written)) if alone else (id(schema), pointer)
         if key not in self._validators:

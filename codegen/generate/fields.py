@@ -156,8 +156,9 @@ def use_missing(code: str, where: Location, tree: ast.Module | None = None) -> s
         if keeps_null is None:
             return
         annotation = _without_none(statement.annotation, keeps_null)
-        value = statement.value
-        if annotation is None or not (isinstance(value, ast.Constant) and value.value is None):
+        # A default the plain generator took from a referenced schema is dropped: the field
+        # has none of its own, so the absent property stays absent.
+        if annotation is None or statement.value is None:
             raise CodegenError(f"field {name!r} is not optional", where)
         statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
 

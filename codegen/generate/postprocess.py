@@ -26,7 +26,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.generate.fields import TYPES_MODULE, add_imports, json_name
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "edit_module", "rebuild_forward_references"]
+__all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "rebuild_forward_references"]
 
 _CHECK_IMPORTS = (
     "from typing import Self",
@@ -123,7 +123,7 @@ def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str
     if code.count("\nclass ") < 2:  # one class names no later one
         return code
     tree = tree or ast.parse(code)
-    moved = _enums_before_defaults(code, tree)
+    moved = hoist_enums(code, tree)
     if moved is not code:
         code, tree = moved, ast.parse(moved)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
@@ -142,11 +142,12 @@ def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str
     return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
-def _enums_before_defaults(code: str, tree: ast.Module) -> str:
+def hoist_enums(code: str, tree: ast.Module | None = None) -> str:
     """Move each enumeration that a field's default names (``status: Status = Status.A``)
     above the first class whose default names it: a default is evaluated when its class is
     created, unlike an annotation. An enumeration names no other class, so it can go first
     (``code`` itself when none moves). ``tree``: its classes, by name."""
+    tree = tree or ast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     enums = {
         node.name: index

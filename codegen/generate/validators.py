@@ -25,7 +25,7 @@ from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.predicates import ANNOTATIONS, PredicateCompiler
-from codegen.generate.rules import find_rules, rule_message
+from codegen.generate.rules import find_rules, is_base, rule_message
 from codegen.generate.skeleton import Skeleton
 from codegen.generate.tidy import inline_calls
 
@@ -155,10 +155,15 @@ class _ClassGuards:
         return lines
 
     def bases_are_classes(self, node: dict[str, Any]) -> bool:
-        for entry in node.get("allOf") or []:
+        """Whether every ``allOf`` reference names a class, and the skeleton made each base
+        one of the class's bases (not so in a tree of dynamic references, or for a root model)."""
+        for index, entry in enumerate(node.get("allOf") or []):
             if isinstance(entry, dict) and "$ref" in entry and isinstance(entry["$ref"], str):
                 target, pointer = self.c.tree.resolve(self.schema, entry["$ref"])
                 if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+                    return False
+                here = (self.rel, f"{self.pointer}/allOf/{index}")
+                if is_base(entry) and "$ref" not in self.skeleton.kept.get(here, frozenset()):
                     return False
         return True
 
