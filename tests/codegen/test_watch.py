@@ -82,6 +82,24 @@ def test_ctrl_c_while_files_are_staged_leaves_the_previous_generation(
     assert snapshot(root) == before  # no temporary file left, nothing replaced
 
 
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt in this process, as in a terminal (a shell may start the
+    tests with SIGINT ignored, and a background job's is)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _ctrl_c_stops() -> None:
+    """In the watch's process, before Python starts: SIGINT as in a terminal, whatever the
+    tests' process was started with (Python then turns it into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.usefixtures("ctrl_c")
 def test_ctrl_c_while_files_are_renamed_is_delivered_after_the_whole_generation(
     make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -127,6 +145,7 @@ class Watch:
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONPATH": str(REPO)},
+            preexec_fn=_ctrl_c_stops,  # noqa: PLW1509 (no thread of ours runs yet in the child)
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
