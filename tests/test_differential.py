@@ -2,12 +2,13 @@
 
 The official suite (tests/test_json_schema_suite.py) checks each keyword with the cases its
 authors wrote; here keywords meet at random (tests/_fuzz.py): seeded projects of 100
-contracts each (the seeds that once found a bug, and the first ``FUZZ_SEEDS`` of each kind:
-2 by default, more for a deeper run, e.g. ``FUZZ_SEEDS=8``) (bare random schemas; contracts shaped as agent contracts: classes, tagged
-unions, tuples, optional and nullable references; subclasses of a base contract in another
-file, closed by ``unevaluatedProperties``; and those with the fields agent contracts write
-most), every contract judged on about 40 documents by the generated model (JSON mode) and by
-the ECMA-262 oracle (:mod:`codegen.core.ecma`), and every accepted document dumped back
+contracts each, the seeds that once found a bug and the first ``FUZZ_SEEDS`` of each kind (2
+by default, more for a deeper run: ``FUZZ_SEEDS=8``). The kinds: bare random schemas;
+contracts shaped as agent contracts (classes, tagged unions, tuples, optional and nullable
+references); subclasses of a base contract in another file, closed by
+``unevaluatedProperties``; and those with the fields agent contracts write most. Every
+contract is judged on about 40 documents by the generated model (JSON mode) and by the
+ECMA-262 oracle (:mod:`codegen.core.ecma`), and every accepted document dumped back
 (``exclude_unset``) as it was read. A refusal, a crash, a module that does not import, one
 different verdict or one changed dump fails. Seeds are fixed: a failure replays.
 """
