@@ -34,37 +34,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.longrepr = _sendable(report.longrepr)
 
 
-# The test modules that take longest on one core (about 30 s to 2 min each, measured with
-# --durations): run first, so that with ``--dist loadfile`` no worker starts one while the
-# other has nothing left (the longest first is how a schedule of jobs on two cores ends
-# soonest). The rest keep their order.
-LONG_FIRST = (
-    "test_breaking_differential.py",
-    "test_differential.py",
-    "test_json_schema_suite.py",
-    "test_model_exact.py",
-    "test_conformance_keywords.py",
-    "consumers/test_typescript.py",
-    "codegen/test_precommit.py",
-    "consumers/test_npm_package.py",
-    "test_conformance.py",
-    "codegen/test_watch.py",
-    "codegen/test_drift.py",
-    "test_corpus.py",
-    "test_corpus_protocols.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules of :data:`LONG_FIRST` first, longest first."""
-
-    def rank(item: pytest.Item) -> int:
-        path = item.path.relative_to(REPO / "tests").as_posix()
-        return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
-
-    items.sort(key=rank)  # stable: within a rank, the order of collection
-
-
 def run(project: Path, *args: str) -> tuple[int, str]:
     """Run maverick-codegen in-process on ``project``; returns its exit code and stdout."""
     from codegen.cli import main
