@@ -2,7 +2,7 @@
 
 The official suite (tests/test_json_schema_suite.py) checks each keyword with the cases its
 authors wrote; here keywords meet at random (tests/_fuzz.py): seeded projects of 100
-contracts each, the seeds that once found a bug and the first ``FUZZ_SEEDS`` of each kind (2
+contracts each, the seeds that once found a bug and the first ``FUZZ_SEEDS`` of each kind (1
 by default, more for a deeper run: ``FUZZ_SEEDS=8``). The kinds: bare random schemas;
 contracts shaped as agent contracts (classes, tagged unions, tuples, optional and nullable
 references); subclasses of a base contract in another file, closed by
@@ -56,7 +56,7 @@ def _read(adapter: pydantic.TypeAdapter[Any], document: Any) -> Any:
 # defined after it), FieldDraw 173, 239, 251 and 456 tags beside null or untyped, and defaults
 # validated on classes the generator made of unions; fixed, and pinned by
 # tests/codegen/test_faithful.py::test_what_differential_fuzzing_found.
-FIRST = range(1, 1 + int(os.environ.get("FUZZ_SEEDS", "2")))
+FIRST = range(1, 1 + int(os.environ.get("FUZZ_SEEDS", "1")))
 CASES = [
     *((Draw, seed) for seed in [*FIRST, 108, 110, 120, 223, 521]),
     *((ClassDraw, seed) for seed in [*FIRST, 13, 150, 437]),
