@@ -19,16 +19,17 @@ import io
 import json
 import re
 import shutil
-import sys
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pydantic
+
+from tests._suite import importable
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # The files no generator here can take, each with the rule of its refusal and the construct the
@@ -103,17 +104,6 @@ def _project(workdir: Path, name: str, files: list[str]) -> tuple[Path, str]:
         encoding="utf-8",
     )
     return project, package
-
-
-@contextlib.contextmanager
-def importable(folder: Path, package: str) -> Iterator[None]:
-    sys.path.insert(0, str(folder))
-    try:
-        yield
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
 
 
 def judge(rel: str, model: Any, oracle: Callable[[Any], bool]) -> Outcome:

@@ -201,7 +201,8 @@ def _verdicts(model: Any, cases: Iterable[Case]) -> tuple[list[bool], list[str]]
 
 
 @contextlib.contextmanager
-def _importable(folder: Path, package: str) -> Iterator[None]:
+def importable(folder: Path, package: str) -> Iterator[None]:
+    """``package`` importable from ``folder`` inside the block, forgotten after it."""
     sys.path.insert(0, str(folder))
     try:
         yield
@@ -262,7 +263,7 @@ def run_maverick(group: Group, workdir: Path) -> Result:
 
 
 def _judge(group: Group, folder: Path, package: str, pick: Callable[[Any], Any]) -> Result:
-    with _importable(folder, package):
+    with importable(folder, package):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
