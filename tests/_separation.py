@@ -148,12 +148,31 @@ def _restore_constants() -> None:
     _canonicalise.TRUTHY.clear()
 
 
+_DRAWN: dict[str, tuple[str, bool]] = {}  # what _generated returned, by what it read
+
+
 def _generated(tree: SchemaTree, title: str, examples: int) -> tuple[list[Any], bool]:
     """Documents hypothesis-jsonschema generates from the contract, each also mutated, and
-    whether it could generate from it."""
+    whether it could generate from it.
+
+    The draws are derandomized: the same schema, rules and count give the same documents, so
+    a contract met again (an old version shared by several pairs) is drawn once."""
+    rules = [rule for _, rule in find_rules(tree.by_title[title].data)]
+    try:
+        generation = _generation_schema(tree, title)
+    except Exception:  # a schema the generation form cannot be made of: nothing is drawn
+        return [], False
+    key = json.dumps([generation, rules, examples], sort_keys=True)
+    if key not in _DRAWN:
+        drawn, ok = _draw(generation, examples, rules)
+        _DRAWN[key] = json.dumps(drawn), ok
+    text, ok = _DRAWN[key]
+    return json.loads(text), ok
+
+
+def _draw(generation: dict[str, Any], examples: int, rules: list[Any]) -> tuple[list[Any], bool]:
     install_hypothesis_jsonschema_shim()
     _restore_constants()
-    rules = [rule for _, rule in find_rules(tree.by_title[title].data)]
     drawn: list[Any] = []
 
     @settings(
@@ -176,7 +195,7 @@ def _generated(tree: SchemaTree, title: str, examples: int) -> tuple[list[Any], 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            strategy = from_schema(_generation_schema(tree, title))
+            strategy = from_schema(generation)
             draw()
         except Exception:  # hypothesis's and hypothesis-jsonschema's refusals, whatever they are
             return drawn, False

@@ -16,8 +16,9 @@ from typing import Any
 
 from codegen.breaking.engine.facts import Found
 from codegen.breaking.engine.inclusion import Break, breaks
+from codegen.breaking.engine.kinds import Step
 from codegen.breaking.engine.literals import Lit
-from codegen.breaking.engine.nodes import SNode, counterpart, root
+from codegen.breaking.engine.nodes import SNode, counterpart, json_equal, root
 from codegen.breaking.engine.solver import Solver
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
 from codegen.breaking.walk import ContractPair, Side
@@ -50,6 +51,23 @@ def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
     return unchanged
 
 
+def _edited_in(other: SchemaTree) -> Callable[[SNode, Step], bool]:
+    """Whether a keyword of a node is written differently (or not at all) in ``other``."""
+
+    def edited(node: SNode, step: Step) -> bool:
+        there = counterpart(other, node)
+        if there is None or not (isinstance(node.value, dict) and isinstance(there.value, dict)):
+            return True
+        key = step[0]
+        return (
+            key not in node.value
+            or key not in there.value
+            or not json_equal(node.value[key], there.value[key])
+        )
+
+    return edited
+
+
 def data_findings(
     previous: Side, current: Side, pairs: Iterable[ContractPair], deleted: Iterable[SchemaFile]
 ) -> list[Finding]:
@@ -64,7 +82,9 @@ def data_findings(
             (FORWARD, new, old, current.tree),
         ):
             try:
-                located = breaks(solver, accepting, refusing, _unchanged_in(other, solver))
+                located = breaks(
+                    solver, accepting, refusing, _unchanged_in(other, solver), _edited_in(other)
+                )
             except Exception as exc:  # a defect must not pass a change silently
                 reason = f"the check failed ({type(exc).__name__}: {exc}); please report it"
                 located = [Break((), None, decided=False, reason=reason)]

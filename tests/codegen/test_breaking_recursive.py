@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from codegen.breaking.engine.nodes import SNode, root, same
 from codegen.cli import main
+from codegen.core.loader import SchemaTree, load_tree
 
 
 def _ring(count: int, narrowed: int | None) -> dict[str, Any]:
@@ -68,10 +70,46 @@ def test_a_narrowed_definition_in_a_ring_is_found_with_its_witness(tmp_path: Pat
     assert seconds < 30, seconds
 
 
+def test_a_change_in_a_ring_is_reported_once_where_it_was_made(tmp_path: Path) -> None:
+    """Every reference path into the ring meets the narrowed maxLength: it is one finding,
+    at that keyword, not one more at each reference or cycle the paths go through."""
+    code, out, _ = _breaking(tmp_path, 6, narrowed=3)
+    findings = [line for line in out.splitlines() if line.startswith("schemas/")]
+    assert code == 1, out
+    assert len(findings) == 1, out
+    assert "/definitions/d3/properties/name" in findings[0], out
+    assert 'maxLength of definition "d3.name"' in findings[0], out
+
+
+def test_a_chain_of_thousands_of_references_compares(tmp_path: Path) -> None:
+    """Sameness follows references with a worklist: a chain 3,000 long is no RecursionError."""
+    count = 3000
+    chain = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Chain",
+             "$ref": "#/definitions/d0",
+             "definitions": {f"d{i}": {"type": "object", "properties": {
+                 "next": {"$ref": f"#/definitions/d{i + 1}"} if i + 1 < count else {}}}
+                 for i in range(count)}}  # fmt: skip
+    old = load_tree_of(tmp_path / "old", chain)
+    chain["definitions"][f"d{count - 1}"]["properties"]["next"] = {"type": "string"}
+    new = load_tree_of(tmp_path / "new", chain)
+    assert same(_root(old), _root(old))
+    assert not same(_root(old), _root(new))
+
+
 def test_an_unchanged_ring_is_compatible(tmp_path: Path) -> None:
     code, out, seconds = _breaking(tmp_path, 4, narrowed=None)
     assert code == 0, out
     assert seconds < 30, seconds
+
+
+def load_tree_of(folder: Path, schema: dict[str, Any]) -> SchemaTree:
+    folder.mkdir(parents=True)
+    (folder / "chain.json").write_text(json.dumps(schema), encoding="utf-8")
+    return load_tree(folder)
+
+
+def _root(tree: SchemaTree) -> SNode:
+    return root(tree, tree.files[0])
 
 
 def _names(node: Any) -> list[str]:

@@ -12,7 +12,7 @@ reported at the place it was asked, never dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.breaking.engine.facts import Found, Unknown
@@ -23,6 +23,9 @@ from codegen.breaking.engine.solver import Solver
 from codegen.generate.rules import is_base
 
 __all__ = ["Break", "breaks", "node_at"]
+
+Edited = Callable[[SNode, Step], bool]
+"""Whether a component (a node and a step) is written differently in the other version."""
 
 MAX_BREAKS = 24
 """Breaks reported at most per contract and direction (the first ones, outermost first)."""
@@ -53,45 +56,95 @@ def node_at(root: SNode, path: tuple[Step, ...]) -> SNode:
 
 
 def breaks(
-    solver: Solver, accepting: SNode, refusing: SNode, unchanged: Callable[[SNode], bool]
+    solver: Solver,
+    accepting: SNode,
+    refusing: SNode,
+    unchanged: Callable[[SNode], bool],
+    edited: Edited,
 ) -> list[Break]:
     """Every component of ``refusing`` that some document of ``accepting`` breaks.
 
     The search does not descend into a schema that ``unchanged`` says is the same in both
-    versions: a break found there is shown where that schema is used.
+    versions: a break found there is shown where that schema is used. ``edited`` says whether
+    a component is written differently in the other version (a reference that closes a cycle
+    is reported only then).
     """
+    search = _Search(solver, accepting, refusing, unchanged, edited)
     found: list[Break] = []
-    for item in _explore(solver, accepting, refusing, (), unchanged):
-        found.append(item)
+    for item in search.explore(()):
+        if item is not None:
+            found.append(item)
         if len(found) >= MAX_BREAKS:
             break
-    return found
-
-
-def _explore(
-    solver: Solver,
-    accepting: SNode,
-    refusing: SNode,
-    path: tuple[Step, ...],
-    unchanged: Callable[[SNode], bool],
-) -> Iterator[Break]:
-    result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
-    if not isinstance(result, Found | Unknown):
-        return
-    below = _refinements(refusing, path, unchanged)
-    reported = False
-    for sub in below:
-        for item in _explore(solver, accepting, refusing, sub, unchanged):
-            reported = True
-            yield item
-    if reported or (
-        below and isinstance(result, Unknown) and _all_empty(solver, accepting, refusing, below)
-    ):
-        return  # the components' breaks were reported, or each component is proved unbroken
+    if found:
+        # A component written the same in both versions breaks only through the references it
+        # holds (an anyOf of definitions, one of which changed): where a break is shown at a
+        # component that was edited, those consequences are left out.
+        edited_ones = [
+            b for b in found if not b.path or edited(node_at(refusing, b.path), b.path[-1])
+        ]
+        return edited_ones or found
+    # Every break found came back round a cycle to a schema whose own components showed none:
+    # the whole schema is the component broken (the root question alone decides this).
+    result = solver.question([Lit(accepting, True), Lit(refusing, False)])
     if isinstance(result, Found):
-        yield Break(path, result.value, decided=True)
-    else:
-        yield Break(path, None, decided=False, reason=result.reason)
+        return [Break((), result.value, decided=True)]
+    if isinstance(result, Unknown):
+        return [Break((), None, decided=False, reason=result.reason)]
+    return []
+
+
+@dataclass
+class _Search:
+    """The refinement of one question, component by component of the refusing schema."""
+
+    solver: Solver
+    accepting: SNode
+    refusing: SNode
+    unchanged: Callable[[SNode], bool]
+    edited: Edited
+    # Components whose breaks are reported (True), or shown unbroken below (False).
+    reported: dict[tuple[Any, Step], bool] = field(default_factory=dict)
+
+    def explore(self, path: tuple[Step, ...]) -> Iterator[Break | None]:
+        """The breaks at and below ``path``; None for a component whose breaks were reported
+        where another path met it.
+
+        A component met again (a schema that references reach by many paths: exponentially
+        many in a graph of definitions that reference each other) is reported once: where the
+        first path to it showed a break, with that path's witness. It is asked again only where
+        the first path showed none, since what the accepting schema lets through may differ by
+        path.
+        """
+        solver, accepting, refusing = self.solver, self.accepting, self.refusing
+        component = (node_at(refusing, path).key, path[-1]) if path else None
+        if component is not None and self.reported.get(component):
+            yield None  # shown already: the break at this component is reported once
+            return
+        result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
+        if not isinstance(result, Found | Unknown):
+            return
+        below = _refinements(refusing, path, self.unchanged, self.edited)
+        if below is None:  # back at a schema on the path, whose breaks are located there
+            yield None
+            return
+        found_below = False
+        for sub in below:
+            for item in self.explore(sub):
+                found_below = True
+                yield item
+        if component is not None:
+            self.reported[component] = True  # yielded below, or at this component just after
+        if found_below or (
+            below and isinstance(result, Unknown) and _all_empty(solver, accepting, refusing, below)
+        ):
+            if not found_below and component is not None:
+                self.reported[component] = False  # unbroken below: another path asks again
+            return  # the components' breaks were reported, or each is proved unbroken
+        if isinstance(result, Found):
+            yield Break(path, result.value, decided=True)
+        else:
+            yield Break(path, None, decided=False, reason=result.reason)
 
 
 def _all_empty(
@@ -118,10 +171,10 @@ def _is_rule(root: SNode, path: tuple[Step, ...]) -> bool:
 
 
 def _refinements(
-    root: SNode, path: tuple[Step, ...], unchanged: Callable[[SNode], bool]
-) -> list[tuple[Step, ...]]:
-    """The paths one component deeper than ``path`` (none below a leaf component, nor where
-    a recursive schema comes back to a node already on the path)."""
+    root: SNode, path: tuple[Step, ...], unchanged: Callable[[SNode], bool], edited: Edited
+) -> list[tuple[Step, ...]] | None:
+    """The paths one component deeper than ``path`` (none below a leaf component); None where
+    a recursive schema comes back to a node already on the path."""
     if not path:
         return [(step,) for step in components(root)]
     if len(path) >= _MAX_DEPTH or _is_rule(root, path):
@@ -129,7 +182,11 @@ def _refinements(
     node, seen = root, {root.key}
     for step in path:
         child = child_of(node, step)
-        if child is None or child.key in seen or unchanged(child):
+        if child is not None and child.key in seen:
+            # Back round a cycle: a break past here is one of that schema's, located where
+            # the path first met it, unless this very reference was edited.
+            return [] if edited(node, step) else None
+        if child is None or unchanged(child):
             return []
         seen.add(child.key)
         node = child

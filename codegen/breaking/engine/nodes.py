@@ -166,50 +166,64 @@ def _same_data(a: Any, b: Any) -> bool:
     return json_equal(a, b)
 
 
-def same(a: SNode, b: SNode, assumed: set[tuple[Any, Any]] | None = None) -> bool:
+def same(a: SNode, b: SNode) -> bool:
     """Whether ``a`` and ``b`` accept the same instances because they say the same thing.
 
     Annotations are ignored, ``$ref`` compare by what they name (coinductively, so recursive
     schemas compare), enum lists compare in order. False means "not shown equal", not
-    "different".
+    "different". A worklist, not recursion: a chain of references may be thousands long.
     """
-    assumed = set() if assumed is None else assumed
-    if (a.key, b.key) in assumed:
-        return True
-    if isinstance(a.value, bool) or isinstance(b.value, bool):
-        return a.value is b.value
-    if not (isinstance(a.value, dict) and isinstance(b.value, dict)):
-        return False
-    assumed.add((a.key, b.key))
+    assumed: set[tuple[Any, Any]] = set()
+    pending = [(a, b)]
+    while pending:
+        a, b = pending.pop()
+        if (a.key, b.key) in assumed:
+            continue
+        if isinstance(a.value, bool) or isinstance(b.value, bool):
+            if a.value is b.value:
+                continue
+            return False
+        if not (isinstance(a.value, dict) and isinstance(b.value, dict)):
+            return False
+        assumed.add((a.key, b.key))
+        children = _same_here(a, b)
+        if children is None:
+            return False
+        pending += reversed(children)  # in key order, as a recursive walk would meet them
+    return True
+
+
+def _same_here(a: SNode, b: SNode) -> list[tuple[SNode, SNode]] | None:
+    """The pairs of subschemas ``a`` and ``b`` are the same if, or None when what they say
+    at this node differs."""
     keys_a = {k for k in a.value if k not in IGNORED}
     keys_b = {k for k in b.value if k not in IGNORED}
     if keys_a != keys_b:
-        return False
+        return None
+    children: list[tuple[SNode, SNode]] = []
     for key in sorted(keys_a):
         va, vb = a.value[key], b.value[key]
         if key in ("$ref", "$dynamicRef"):
             ta, tb = a.target(key), b.target(key)
-            if ta is None or tb is None or not same(ta, tb, assumed):
-                return False
+            if ta is None or tb is None:
+                return None
+            children.append((ta, tb))
         elif (
             key == "type"
             and a.float_integers != b.float_integers
             and "integer" in (va if isinstance(va, list) else [va])
         ):
-            return False  # draft-04's integer refuses 1.0, the others' accept it
+            return None  # draft-04's integer refuses 1.0, the others' accept it
         elif key in _SCHEMA_ONE:
-            if not same(a.child(key), b.child(key), assumed):
-                return False
+            children.append((a.child(key), b.child(key)))
         elif key in _SCHEMA_MAP:
             if not (isinstance(va, dict) and isinstance(vb, dict)) or va.keys() != vb.keys():
-                return False
-            if not all(same(a.child(key, n), b.child(key, n), assumed) for n in va):
-                return False
+                return None
+            children += [(a.child(key, n), b.child(key, n)) for n in va]
         elif key in _SCHEMA_LIST:
             if not (isinstance(va, list) and isinstance(vb, list)) or len(va) != len(vb):
-                return False
-            if not all(same(a.child(key, i), b.child(key, i), assumed) for i in range(len(va))):
-                return False
+                return None
+            children += [(a.child(key, i), b.child(key, i)) for i in range(len(va))]
         elif not _same_data(va, vb):
-            return False
-    return True
+            return None
+    return children
