@@ -105,14 +105,17 @@ def assemble_modules(
                 "DRAFT",
             )
         strict = not drafts.pop()
-        code = edit_module(code, validators.of(owners), depth, where, strict_integers=strict)
-        # One parse for both: MISSING changes no class a field's annotation names.
+        code, predicates = edit_module(
+            code, validators.of(owners), depth, where, strict_integers=strict
+        )
+        # One parse (of the classes, not the predicates after them) for both: MISSING changes
+        # no class a field's annotation names.
         tree: ast.Module | None = ast.parse(code)
         code = use_missing(code, where, tree)
         tuples = _tuple_fields(skeleton, owners)
         if tuples:  # a tuple's annotation names its items' classes: parsed again
             code, tree = use_tuples(code, tuples, depth, where), None
-        code = rebuild_forward_references(code, tree)
+        code = rebuild_forward_references(code, tree, predicates)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:

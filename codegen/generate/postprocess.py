@@ -42,19 +42,21 @@ _PROTECTED = ("model_validate", "model_dump")  # pydantic's protected_namespaces
 
 def edit_module(
     code: str, checks: ModuleChecks, depth: int, where: Location, *, strict_integers: bool = False
-) -> str:
-    """Insert each validator into its class and the predicates after the classes, rename
-    ``StrictInt`` / ``StrictFloat`` and defer every model's build: one parse, every edit
-    applied from the bottom up."""
+) -> tuple[str, str]:
+    """Insert each validator into its class, rename ``StrictInt`` / ``StrictFloat`` and defer
+    every model's build: one parse, every edit applied from the bottom up. Returns the module
+    and, apart, the predicates that go after its classes (``""`` when none): the later edits
+    read the classes only, and a parse of a large schema's predicates would be most of the
+    memory a generation takes."""
     tree = ast.parse(code)
     lines = code.split("\n")
     imports: list[str] = []
     # (line, order, edit): applied in descending line order, so no edit moves another's line.
     edits: list[tuple[int, int, Callable[[], None]]] = []
+    tail = ""
     if checks.functions:
-        functions = ["", "", "# The predicates the validators call: JSON Schema, compiled.", ""]
-        functions += checks.functions.split("\n")
-        edits.append((len(lines), 0, lambda: lines.extend(functions)))
+        tail = "\n\n\n# The predicates the validators call: JSON Schema, compiled.\n\n"
+        tail += checks.functions
         imports.append("from typing import Any")
     for owner, call in _config_calls(tree):
         row, aliased = call.end_lineno or call.lineno, _aliased(owner)
@@ -94,7 +96,7 @@ def edit_module(
         edit()
     if imports:
         add_imports(lines, imports)
-    return "\n".join(lines)
+    return "\n".join(lines), tail
 
 
 def _insert(lines: list[str], after: int, new: list[str]) -> None:
@@ -111,7 +113,7 @@ def _rename(lines: list[str], node: ast.Name) -> None:
     lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
 
 
-def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str:
+def rebuild_forward_references(code: str, tree: ast.Module | None = None, tail: str = "") -> str:
     """Complete each model that names a class defined after it in its module.
 
     Pydantic completes such a model lazily, on first use, in its own module; a subclass in
@@ -119,13 +121,15 @@ def rebuild_forward_references(code: str, tree: ast.Module | None = None) -> str
     where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
     end of the module completes the model before any other module can subclass it. ``tree``: a
     syntax tree of the module whose classes and the names of their annotations are ``code``'s.
+    ``tail``: what follows the classes (the predicates), neither parsed nor edited.
     """
     if code.count("\nclass ") < 2:  # one class names no later one
-        return code
+        return code + tail
     tree = tree or ast.parse(code)
     moved = hoist_enums(code, tree)
     if moved is not code:
         code, tree = moved, ast.parse(moved)
+    code += tail
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     order = {node.name: index for index, node in enumerate(classes)}
     late = []

@@ -236,53 +236,119 @@ def _returned(function: ast.FunctionDef) -> ast.expr | None:
     return value
 
 
-def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[list[str]]]:
-    """Tidy each predicate, write the short ones where they are called, and drop what is no
-    longer called: one parse of the whole module, one ``unparse``."""
-    module = ast.parse(functions)
-    for function in module.body:
-        if isinstance(function, ast.FunctionDef):
-            tidy_function(function)
-    parsed = [ast.parse("\n".join(lines)) for lines in methods]
-    simple = {
-        f.name: e
-        for f in module.body
-        if isinstance(f, ast.FunctionDef) and (e := _returned(f)) is not None
-    }
+def _chunks(functions: str) -> list[str]:
+    """The module-level statements of compiled predicates, each its own source text (each
+    starts on a line at column 0: the compiler writes a constant on one line)."""
+    chunks: list[list[str]] = []
+    for line in functions.split("\n"):
+        if line[:1].strip():
+            chunks.append([line])
+        elif chunks:
+            chunks[-1].append(line)
+    return ["\n".join(chunk) for chunk in chunks]
 
-    def inline(node: ast.Call) -> ast.expr:
-        if (
+
+def _defined(statement: ast.stmt) -> list[str]:
+    if isinstance(statement, ast.FunctionDef):
+        return [statement.name]
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return [t.id for t in targets if isinstance(t, ast.Name)]
+    return []
+
+
+class _Inliner:
+    """Writes the short predicates where they are called, in the order of the module."""
+
+    def __init__(self, functions: set[str]) -> None:
+        self.functions = functions  # every function the module defines
+        self.simple: dict[str, ast.expr] = {}  # a short one's expression, as inlining stands
+
+    def candidate(self, node: ast.Call) -> bool:
+        return (
             isinstance(node.func, ast.Name)
-            and node.func.id in simple
+            and node.func.id in self.functions
             and len(node.args) == 1
             and not node.keywords
             and _simple_argument(node.args[0])
-        ):
-            return _substitute(simple[node.func.id], node.args[0])
+        )
+
+    def inline(self, node: ast.Call) -> ast.expr:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name in self.simple and self.candidate(node):
+            return _substitute(self.simple[name], node.args[0])
         return node
 
-    for tree in [module, *parsed]:
-        _rewrite(tree, {ast.Call: inline})
-    # Keep what is still used: the methods' names, then what the kept functions use.
-    used = {name for tree in parsed for name in _names(tree)}
-    definitions: dict[str, ast.stmt] = {}
-    for statement in module.body:
+    def calls(self, tree: ast.AST) -> bool:
+        """Whether ``tree`` calls a function of the module in a way that may be inlined."""
+        return any(isinstance(n, ast.Call) and self.candidate(n) for n in ast.walk(tree))
+
+
+def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[list[str]]]:
+    """Tidy each predicate, write the short ones where they are called, and drop what is no
+    longer called.
+
+    Statement by statement, never a syntax tree of the whole module (at a megabyte of schema
+    that tree was most of the memory a generation took). Inlining goes in module order, as a
+    rewrite of the whole module would: a call takes the short function as the statements
+    before it left it. A statement that calls nothing to inline is finished at once; the
+    others are kept as text, read again once every short function is known.
+    """
+    chunks = _chunks(functions)
+    names = {c[4 : c.index("(")] for c in chunks if c.startswith("def ")}
+    inliner = _Inliner(names)
+    done: list[str | None] = []  # a finished statement's text, or None: read again below
+    defined: list[list[str]] = []
+    used: list[set[str]] = []
+    for index, chunk in enumerate(chunks):
+        statement = ast.parse(chunk).body[0]
         if isinstance(statement, ast.FunctionDef):
-            definitions[statement.name] = statement
-        elif isinstance(statement, ast.Assign | ast.AnnAssign):
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            definitions.update((t.id, statement) for t in targets if isinstance(t, ast.Name))
-    pending = list(used & set(definitions))
-    keep: set[str] = set()
+            tidy_function(statement)
+            if (expression := _returned(statement)) is not None:
+                inliner.simple[statement.name] = expression
+        defined.append(_defined(statement))
+        if inliner.calls(statement):
+            chunks[index] = ast.unparse(statement)
+            done.append(None)
+            used.append(set())
+        else:
+            text, names_used = _finish(statement, inliner)
+            done.append(text)
+            used.append(names_used)
+    for index, finished in enumerate(done):
+        if finished is None:
+            statement = ast.parse(chunks[index]).body[0]
+            if isinstance(statement, ast.FunctionDef) and statement.name in inliner.simple:
+                # What later calls take: this function's expression, as inlining leaves it.
+                expression = _returned(statement)
+                assert expression is not None, statement.name
+                inliner.simple[statement.name] = expression
+            _rewrite(statement, {ast.Call: inliner.inline})
+            done[index], used[index] = _finish(statement, inliner)
+    parsed = [ast.parse("\n".join(lines)) for lines in methods]
+    for tree in parsed:
+        _rewrite(tree, {ast.Call: inliner.inline})
+    # Keep what is still used: the methods' names, then what the kept statements use.
+    where = {name: index for index, names_ in enumerate(defined) for name in names_}
+    pending = [where[n] for tree in parsed for n in _names(tree) if n in where]
+    keep: set[int] = set()
     while pending:
-        name = pending.pop()
-        if name not in keep:
-            keep.add(name)
-            pending += [n for n in _names(definitions[name]) if n in definitions]
-    defined = {id(s) for s in definitions.values()}
-    kept = {id(definitions[name]) for name in keep}
-    module.body = [s for s in module.body if id(s) not in defined or id(s) in kept]
-    for tree in [module, *parsed]:
+        index = pending.pop()
+        if index not in keep:
+            keep.add(index)
+            pending += [where[n] for n in used[index] if n in where]
+    kept = [t for i, t in enumerate(done) if t is not None and (i in keep or not defined[i])]
+    for tree in parsed:
         _rewrite(tree, _TIDY)  # unparse reads no positions: none are filled in
-    text = "\n\n\n".join(ast.unparse(d) for d in module.body) + "\n" if module.body else ""
+    text = "\n\n\n".join(kept) + "\n" if kept else ""
     return text, [ast.unparse(tree).split("\n") for tree in parsed]
+
+
+def _finish(statement: ast.stmt, inliner: _Inliner) -> tuple[str, set[str]]:
+    """A statement's final text once inlined (tidied again), and the names it uses."""
+    names = set(_names(statement))
+    if isinstance(statement, ast.FunctionDef) and statement.name in inliner.simple:
+        # Later calls take it as it is now, before the tidying below edits it in place.
+        inliner.simple[statement.name] = _clone(inliner.simple[statement.name])
+    _rewrite(statement, _TIDY)
+    return ast.unparse(statement), names
