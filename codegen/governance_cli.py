@@ -268,7 +268,9 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     if previous_tree is None:
         findings = []
     else:
-        findings = breaking.compare(breaking.Side(previous_tree, shown), current)
+        findings = breaking.compare(
+            breaking.Side(previous_tree, shown), current, breaking.directions_for(selection)
+        )
     chosen = breaking.select(findings, selection)
     out.write(render(chosen, args.format))
     if args.format == "text":

@@ -58,20 +58,40 @@ def _edited_in(other: SchemaTree) -> Callable[[SNode, Step], bool]:
         there = counterpart(other, node)
         if there is None or not (isinstance(node.value, dict) and isinstance(there.value, dict)):
             return True
-        key = step[0]
-        return (
-            key not in node.value
-            or key not in there.value
-            or not json_equal(node.value[key], there.value[key])
-        )
+        here, then = _component(node.value, step), _component(there.value, step)
+        return here is _ABSENT or then is _ABSENT or not json_equal(here, then)
 
     return edited
 
 
+_ABSENT = object()
+
+
+def _component(schema: dict[str, Any], step: Step) -> Any:
+    """What a schema object writes for one component: the keyword's value, the subschema of
+    one property or item, or whether one name is among those ``required``."""
+    value = schema.get(step[0], _ABSENT)
+    for token in step[1:]:
+        if isinstance(value, list) and not isinstance(token, int):
+            value = token in value  # a name of required
+        elif (isinstance(value, dict) and token in value) or (
+            isinstance(value, list) and isinstance(token, int) and token < len(value)
+        ):
+            value = value[token]
+        else:
+            return _ABSENT
+    return value
+
+
 def data_findings(
-    previous: Side, current: Side, pairs: Iterable[ContractPair], deleted: Iterable[SchemaFile]
+    previous: Side,
+    current: Side,
+    pairs: Iterable[ContractPair],
+    deleted: Iterable[SchemaFile],
+    directions: tuple[str, ...] = (BACKWARD, FORWARD),
 ) -> list[Finding]:
-    """The DATA findings of these pairs (those whose inputs changed) and deleted contracts."""
+    """The DATA findings of these pairs (those whose inputs changed) and deleted contracts, in
+    ``directions``."""
     files = (*previous.tree.by_rel.values(), *current.tree.by_rel.values())
     solver = Solver(integral=any(not f.draft.float_integers for f in files))
     items: list[_Item] = []
@@ -81,6 +101,8 @@ def data_findings(
             (BACKWARD, old, new, previous.tree),
             (FORWARD, new, old, current.tree),
         ):
+            if direction not in directions:
+                continue
             try:
                 located = breaks(
                     solver, accepting, refusing, _unchanged_in(other, solver), _edited_in(other)

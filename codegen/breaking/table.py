@@ -35,6 +35,7 @@ __all__ = [
     "BreakingRule",
     "Side",
     "compare",
+    "directions_for",
     "parse_selection",
     "select",
 ]
@@ -159,11 +160,22 @@ def _whole(side: Side, schema: SchemaFile, pointer: str = "") -> Node:
     return Node(side, schema, pointer, schema.data, schema, "")
 
 
-def compare(previous: Side, current: Side) -> list[Finding]:
+def directions_for(selection: frozenset[str]) -> tuple[str, ...]:
+    """The DATA directions a selection can show a finding of: a direction's category, or a
+    rule of that category (``PROPERTY_DELETED`` is one of DATA_BACKWARD's)."""
+    rules = [_BY_ID[name] for name in selection if name in _BY_ID]
+    return tuple(
+        d for d in (_B, _F) if d in selection or any(d in rule.categories for rule in rules)
+    )
+
+
+def compare(previous: Side, current: Side, directions: tuple[str, ...] = (_B, _F)) -> list[Finding]:
     """Every breaking change from ``previous`` to ``current``, in every category, sorted.
 
     CODEGEN findings come from the names the contracts give the generated code; DATA ones from
-    the inclusion engine, each with a witness checked against both schemas and the model.
+    the inclusion engine, each with a witness checked against both schemas and the model, in
+    ``directions`` only (a direction no selected category shows is not asked: proving a
+    recursive schema's forward direction may take the solver its whole search).
     """
     pairs, deleted, changed_ids = pair_contracts(previous, current)
     findings: set[Finding] = set()
@@ -181,7 +193,7 @@ def compare(previous: Side, current: Side) -> list[Finding]:
     ]
     for pair in changed:
         findings.update(_codegen_findings(pair))
-    findings.update(data_findings(previous, current, changed, deleted))
+    findings.update(data_findings(previous, current, changed, deleted, directions))
     return _merged(findings)
 
 

@@ -28,7 +28,7 @@ import pydantic
 from codegen.core.config import Config
 from codegen.core.drafts import DEFAULT_DRAFT
 from codegen.core.ecma import tree_registry, validator_at
-from codegen.core.errors import CodegenError
+from codegen.core.errors import CodegenError, Location
 from codegen.core.loader import LoadOptions, SchemaFile, SchemaTree
 
 __all__ = ["Judge"]
@@ -123,9 +123,19 @@ class Judge:
             for contract in plan.contracts:
                 if contract.name in titles:
                     module = importlib.import_module(contract.module)
-                    self._models[contract.name] = pydantic.TypeAdapter(
-                        getattr(module, contract.name)
-                    )
+                    try:
+                        adapter = pydantic.TypeAdapter(getattr(module, contract.name))
+                    except RecursionError:
+                        raise CodegenError(
+                            f"pydantic cannot build the model of {contract.name}: its classes "
+                            "reference each other deeper than Python's recursion limit "
+                            f"({sys.getrecursionlimit()}), so no witness can be checked "
+                            "against it (a known limit of the generated models: see the "
+                            "README, 'One large file')",
+                            Location(contract.schema.path),
+                            "MODEL_TOO_DEEP",
+                        ) from None
+                    self._models[contract.name] = adapter
 
 
 @contextlib.contextmanager

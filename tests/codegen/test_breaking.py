@@ -22,6 +22,7 @@ from codegen.breaking.table import (
     DEFAULT_USE,
     Side,
     compare,
+    directions_for,
     parse_selection,
     select,
 )
@@ -339,3 +340,15 @@ def test_a_rule_restating_a_declared_type_is_no_change(tmp_path: Path) -> None:
     # reason is declared ["string", "null"]: the rule's "string" excludes null, so it counts.
     loosened = variant("loosened", lambda r: r["then"]["properties"]["reason"].pop("type"))
     assert [f.rule for f in compare(previous, loosened)] == ["RULE_CHANGED"]
+
+
+def test_only_the_directions_a_selection_shows_are_asked() -> None:
+    """The default selection shows no DATA_FORWARD finding, so that direction is not asked
+    (a recursive schema's forward proof may take the solver its whole search); a forward rule
+    or the category asks it."""
+    assert directions_for(parse_selection(DEFAULT_USE)) == ("DATA_BACKWARD",)
+    assert directions_for(parse_selection(["CODEGEN"])) == ()
+    both = ("DATA_BACKWARD", "DATA_FORWARD")
+    assert directions_for(parse_selection(["DATA_BACKWARD", "DATA_FORWARD"])) == both
+    assert directions_for(parse_selection(["CONSTRAINT_LOOSENED"])) == ("DATA_FORWARD",)
+    assert directions_for(parse_selection(["CHANGE_UNPROVEN"])) == both

@@ -11,6 +11,7 @@ reported at the place it was asked, never dropped.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +70,9 @@ def breaks(
     a component is written differently in the other version (a reference that closes a cycle
     is reported only then).
     """
+    targeted = _at_edits(solver, accepting, refusing, unchanged, edited)
+    if targeted is not None:
+        return targeted
     search = _Search(solver, accepting, refusing, unchanged, edited)
     found: list[Break] = []
     for item in search.explore(()):
@@ -92,6 +96,67 @@ def breaks(
     if isinstance(result, Unknown):
         return [Break((), None, decided=False, reason=result.reason)]
     return []
+
+
+def _at_edits(
+    solver: Solver,
+    accepting: SNode,
+    refusing: SNode,
+    unchanged: Callable[[SNode], bool],
+    edited: Edited,
+) -> list[Break] | None:
+    """The breaks at the components that were edited, each asked along the shortest path to
+    it; None when no such question shows a break (the search component by component decides
+    then).
+
+    A document can only break what it met differently, and where one edited component shows a
+    break, the breaks the search would show elsewhere are that edit seen through references
+    (left out, as in :func:`breaks`). Asking at the edits directly asks a question per edit,
+    where the search asks one per reference path (exponentially many in a graph of definitions
+    that all reach each other).
+    """
+    if not isinstance(solver.question([Lit(accepting, True), Lit(refusing, False)]), Found):
+        return None
+    found: list[Break] = []
+    for path in _edits(refusing, unchanged, edited):
+        result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
+        if isinstance(result, Found):
+            found.append(Break(path, result.value, decided=True))
+        elif isinstance(result, Unknown):
+            found.append(Break(path, None, decided=False, reason=result.reason))
+        if len(found) >= MAX_BREAKS:
+            break
+    return found if any(b.decided for b in found) else None
+
+
+def _edits(
+    refusing: SNode, unchanged: Callable[[SNode], bool], edited: Edited
+) -> list[tuple[Step, ...]]:
+    """The path to each edited component the refusing schema reaches, outermost first: the
+    shortest (breadth first), through schemas that differ from the other version."""
+    queue: deque[tuple[SNode, tuple[Step, ...]]] = deque([(refusing, ())])
+    seen = {refusing.key}
+    paths: list[tuple[Step, ...]] = []
+    while queue:
+        node, path = queue.popleft()
+        if isinstance(node.value, bool):
+            continue
+        for step in components(node):
+            sub = (*path, step)
+            child = child_of(node, step)
+            change = edited(node, step)
+            if change and (child is None or step[0] in ("$ref", "$dynamicRef")):
+                paths.append(sub)  # a keyword, or where a reference leads, edited
+                continue
+            if len(sub) >= _MAX_DEPTH or _is_rule(refusing, sub):
+                if change:
+                    paths.append(sub)  # a rule is reported as a whole
+                continue
+            if child is None or child.key in seen or unchanged(child):
+                continue
+            seen.add(child.key)
+            queue.append((child, sub))
+    return paths
 
 
 @dataclass
