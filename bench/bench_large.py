@@ -126,7 +126,7 @@ def breaking(root: Path, codegen: str, size: str, timeout: float) -> tuple[Any, 
         )
     except subprocess.TimeoutExpired:
         return (f"breaking, {size}: past {timeout:.0f} s", None, None, None)
-    found = "PATTERN" in log and "witness" in log
+    found = "was tightened" in log and "(CONSTRAINT_TIGHTENED)" in log and "witness" in log
     return (f"breaking, {size}, one pattern narrowed (exit {code}, found: {found})", seconds,
             peak, None)  # fmt: skip
 

@@ -122,8 +122,8 @@ class Judge:
         with _on_path(root / "out"):
             for contract in plan.contracts:
                 if contract.name in titles:
-                    module = importlib.import_module(contract.module)
                     try:
+                        module = importlib.import_module(contract.module)
                         adapter = pydantic.TypeAdapter(getattr(module, contract.name))
                     except RecursionError:
                         raise CodegenError(
@@ -132,7 +132,7 @@ class Judge:
                             f"({sys.getrecursionlimit()}), so no witness can be checked "
                             "against it (a known limit of the generated models: see the "
                             "README, 'One large file')",
-                            Location(contract.schema.path),
+                            Location(wanted[contract.schema.rel].path),
                             "MODEL_TOO_DEEP",
                         ) from None
                     self._models[contract.name] = adapter

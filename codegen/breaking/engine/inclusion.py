@@ -70,7 +70,7 @@ def breaks(
     a component is written differently in the other version (a reference that closes a cycle
     is reported only then).
     """
-    targeted = _at_edits(solver, accepting, refusing, unchanged, edited)
+    targeted = _at_edits(solver, accepting, refusing, edited)
     if targeted is not None:
         return targeted
     search = _Search(solver, accepting, refusing, unchanged, edited)
@@ -99,11 +99,7 @@ def breaks(
 
 
 def _at_edits(
-    solver: Solver,
-    accepting: SNode,
-    refusing: SNode,
-    unchanged: Callable[[SNode], bool],
-    edited: Edited,
+    solver: Solver, accepting: SNode, refusing: SNode, edited: Edited
 ) -> list[Break] | None:
     """The breaks at the components that were edited, each asked along the shortest path to
     it; None when no such question shows a break (the search component by component decides
@@ -118,7 +114,7 @@ def _at_edits(
     if not isinstance(solver.question([Lit(accepting, True), Lit(refusing, False)]), Found):
         return None
     found: list[Break] = []
-    for path in _edits(refusing, unchanged, edited):
+    for path in _edits(refusing, edited):
         result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
         if isinstance(result, Found):
             found.append(Break(path, result.value, decided=True))
@@ -129,11 +125,11 @@ def _at_edits(
     return found if any(b.decided for b in found) else None
 
 
-def _edits(
-    refusing: SNode, unchanged: Callable[[SNode], bool], edited: Edited
-) -> list[tuple[Step, ...]]:
+def _edits(refusing: SNode, edited: Edited) -> list[tuple[Step, ...]]:
     """The path to each edited component the refusing schema reaches, outermost first: the
-    shortest (breadth first), through schemas that differ from the other version."""
+    shortest (breadth first). Every schema reached is read once; none is compared whole with
+    the other version (that comparison walks what it reaches: quadratic in a graph of
+    definitions that all reach each other)."""
     queue: deque[tuple[SNode, tuple[Step, ...]]] = deque([(refusing, ())])
     seen = {refusing.key}
     paths: list[tuple[Step, ...]] = []
@@ -152,7 +148,7 @@ def _edits(
                 if change:
                     paths.append(sub)  # a rule is reported as a whole
                 continue
-            if child is None or child.key in seen or unchanged(child):
+            if child is None or child.key in seen:
                 continue
             seen.add(child.key)
             queue.append((child, sub))
