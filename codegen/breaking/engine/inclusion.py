@@ -3,10 +3,13 @@
 ``DATA_BACKWARD`` asks whether the new contract accepts every document the old one accepted;
 ``DATA_FORWARD`` the converse. Both are one question for the solver: is there a document the
 *accepting* schema takes and the *refusing* schema refuses? No (proved): compatible. Yes: the
-question is refined, component by component of the refusing schema (its ``required``, the
-schema of its property ``a``, there its ``maxLength``...), down to each component that some
-document breaks, with that document as the witness. A question the solver cannot decide is
-reported at the place it was asked, never dropped.
+question is asked again at each component that was edited (the shortest path to it), and the
+breaks found there are the answer. Where none shows one (a break seen only through an
+unedited ``anyOf`` of references, say), the question is refined, component by component of the
+refusing schema (its ``required``, the schema of its property ``a``, there its
+``maxLength``...), down to each component that some document breaks, with that document as
+the witness. A question the solver cannot decide is reported at the place it was asked, never
+dropped; when every refinement comes back round a cycle, the whole schema is the place.
 """
 
 from __future__ import annotations
@@ -63,7 +66,8 @@ def breaks(
     unchanged: Callable[[SNode], bool],
     edited: Edited,
 ) -> list[Break]:
-    """Every component of ``refusing`` that some document of ``accepting`` breaks.
+    """Every component of ``refusing`` that some document of ``accepting`` breaks: those that
+    were edited where one of them shows a break, else those the search finds.
 
     The search does not descend into a schema that ``unchanged`` says is the same in both
     versions: a break found there is shown where that schema is used. ``edited`` says whether
