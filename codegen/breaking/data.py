@@ -53,9 +53,12 @@ def _unchanged_in(other: SchemaTree, solver: Solver) -> Callable[[SNode], bool]:
 
 def _edited_in(other: SchemaTree) -> Callable[[SNode, Step], bool]:
     """Whether a keyword of a node is written differently (or not at all) in ``other``."""
+    theres: dict[tuple[Any, ...], SNode | None] = {}  # each node's counterpart, found once
 
     def edited(node: SNode, step: Step) -> bool:
-        there = counterpart(other, node)
+        if node.key not in theres:
+            theres[node.key] = counterpart(other, node)
+        there = theres[node.key]
         if there is None or not (isinstance(node.value, dict) and isinstance(there.value, dict)):
             return True
         here, then = _component(node.value, step), _component(there.value, step)

@@ -95,9 +95,9 @@ def test_a_chain_of_thousands_of_references_compares(tmp_path: Path) -> None:
              "definitions": {f"d{i}": {"type": "object", "properties": {
                  "next": {"$ref": f"#/definitions/d{i + 1}"} if i + 1 < count else {}}}
                  for i in range(count)}}  # fmt: skip
-    old = load_tree_of(tmp_path / "old", chain)
+    old = _load_tree_of(tmp_path / "old", chain)
     chain["definitions"][f"d{count - 1}"]["properties"]["next"] = {"type": "string"}
-    new = load_tree_of(tmp_path / "new", chain)
+    new = _load_tree_of(tmp_path / "new", chain)
     assert same(_root(old), _root(old))
     assert not same(_root(old), _root(new))
 
@@ -108,7 +108,7 @@ def test_an_unchanged_ring_is_compatible(tmp_path: Path) -> None:
     assert seconds < 30, seconds
 
 
-def load_tree_of(folder: Path, schema: dict[str, Any]) -> SchemaTree:
+def _load_tree_of(folder: Path, schema: dict[str, Any]) -> SchemaTree:
     folder.mkdir(parents=True)
     (folder / "chain.json").write_text(json.dumps(schema), encoding="utf-8")
     return load_tree(folder)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.breaking.engine.facts import Found, Unknown
+from codegen.breaking.engine.facts import Found, Result, Unknown
 from codegen.breaking.engine.kinds import Step
 from codegen.breaking.engine.literals import Lit, child_of, components
 from codegen.breaking.engine.nodes import SNode
@@ -74,12 +74,16 @@ def breaks(
     a component is written differently in the other version (a reference that closes a cycle
     is reported only then).
     """
-    targeted = _at_edits(solver, accepting, refusing, edited)
-    if targeted is not None:
-        return targeted
+    whole = solver.question([Lit(accepting, True), Lit(refusing, False)])  # asked once
+    if not isinstance(whole, Found | Unknown):
+        return []
+    if isinstance(whole, Found):
+        targeted = _at_edits(solver, accepting, refusing, edited)
+        if targeted is not None:
+            return targeted
     search = _Search(solver, accepting, refusing, unchanged, edited)
     found: list[Break] = []
-    for item in search.explore(()):
+    for item in search.explore((), whole):
         if item is not None:
             found.append(item)
         if len(found) >= MAX_BREAKS:
@@ -93,21 +97,18 @@ def breaks(
         ]
         return edited_ones or found
     # Every break found came back round a cycle to a schema whose own components showed none:
-    # the whole schema is the component broken (the root question alone decides this).
-    result = solver.question([Lit(accepting, True), Lit(refusing, False)])
-    if isinstance(result, Found):
-        return [Break((), result.value, decided=True)]
-    if isinstance(result, Unknown):
-        return [Break((), None, decided=False, reason=result.reason)]
-    return []
+    # the whole schema is the component broken.
+    if isinstance(whole, Found):
+        return [Break((), whole.value, decided=True)]
+    return [Break((), None, decided=False, reason=whole.reason)]
 
 
 def _at_edits(
     solver: Solver, accepting: SNode, refusing: SNode, edited: Edited
 ) -> list[Break] | None:
-    """The breaks at the components that were edited, each asked along the shortest path to
-    it; None when no such question shows a break (the search component by component decides
-    then).
+    """The breaks at the components that were edited (the whole schema is broken), each asked
+    along the shortest path to it; None when no such question shows a break (the search
+    component by component decides then).
 
     A document can only break what it met differently, and where one edited component shows a
     break, the breaks the search would show elsewhere are that edit seen through references
@@ -115,8 +116,6 @@ def _at_edits(
     where the search asks one per reference path (exponentially many in a graph of definitions
     that all reach each other).
     """
-    if not isinstance(solver.question([Lit(accepting, True), Lit(refusing, False)]), Found):
-        return None
     found: list[Break] = []
     for path in _edits(refusing, edited):
         result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
@@ -171,7 +170,9 @@ class _Search:
     # Components whose breaks are reported (True), or shown unbroken below (False).
     reported: dict[tuple[Any, Step], bool] = field(default_factory=dict)
 
-    def explore(self, path: tuple[Step, ...]) -> Iterator[Break | None]:
+    def explore(
+        self, path: tuple[Step, ...], result: Result | None = None
+    ) -> Iterator[Break | None]:
         """The breaks at and below ``path``; None for a component whose breaks were reported
         where another path met it.
 
@@ -179,14 +180,15 @@ class _Search:
         many in a graph of definitions that reference each other) is reported once: where the
         first path to it showed a break, with that path's witness. It is asked again only where
         the first path showed none, since what the accepting schema lets through may differ by
-        path.
+        path. ``result``: the question at ``path``, when asked already.
         """
         solver, accepting, refusing = self.solver, self.accepting, self.refusing
         component = (node_at(refusing, path).key, path[-1]) if path else None
         if component is not None and self.reported.get(component):
             yield None  # shown already: the break at this component is reported once
             return
-        result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
+        if result is None:
+            result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
         if not isinstance(result, Found | Unknown):
             return
         below = _refinements(refusing, path, self.unchanged, self.edited)
