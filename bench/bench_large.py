@@ -7,6 +7,8 @@ hundreds deep, enums, oneOf, anyOf). Prints, from one run, each command a fresh 
   seconds, seconds per MB (near-linear: the ratios stay close), peak memory;
 - ``datamodel-codegen`` with its default options on the same whole file: seconds and peak
   memory (goal: ``generate`` faster and smaller);
+- importing the generated models and validating one document, in a fresh process, and the
+  same with datamodel-code-generator's models (whose classes all reach each other);
 - ``check`` (by the records) and ``lint`` on the whole file;
 - ``breaking --against HEAD`` after one pattern of one definition is narrowed (its finding and
   witness checked), at each size: seconds and peak memory, or past ``--breaking-timeout``.
@@ -131,6 +133,19 @@ def breaking(root: Path, codegen: str, size: str, timeout: float) -> tuple[Any, 
             peak, None)  # fmt: skip
 
 
+def use(folder: Path, module: str, name: str) -> tuple[Any, ...]:
+    """Import ``module`` from ``folder`` and validate one document with its root model, in a
+    fresh process: seconds, peak memory, and how it ended."""
+    document = json.dumps({"root": {"field_0": "abc"}, "items": [{"field_0": 1}]})
+    script = (
+        f"import sys; sys.path.insert(0, {str(folder)!r}); import {module} as m; "
+        f"m.LargeConfiguration.model_validate_json({document!r})"
+    )
+    seconds, peak, code, log = measured(folder, sys.executable, "-c", script)
+    ended = "RecursionError" if "RecursionError" in log else f"exit {code}"
+    return (f"import {name}, validate one document ({ended})", seconds, peak, None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--definitions", type=int, default=1800, help="1800 make 5 MB")
@@ -165,6 +180,8 @@ def main() -> None:
             rows.append((f"datamodel-codegen, {size:.2f} MB (exit {code})", seconds, peak, None))
         except subprocess.TimeoutExpired:
             rows.append((f"datamodel-codegen: past {args.dmcg_timeout:.0f} s", None, None, None))
+        rows.append(use(root / "out", "large.large_config", "generated models"))
+        rows.append(use(plain, "models", "datamodel-codegen's models"))
         for name, command in (("check", ["check"]), ("lint", ["lint"])):
             seconds, peak, code, _ = measured(root, codegen, *command)
             rows.append((f"{name} (exit {code})", seconds, peak, None))

@@ -16,6 +16,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.core.loader import SchemaTree
 from codegen.generate._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.contract import Contract
+from codegen.generate.deferred import defer_references
 from codegen.generate.fields import use_missing, use_tuples
 from codegen.generate.header import header
 from codegen.generate.postprocess import edit_module, rebuild_forward_references
@@ -115,6 +116,10 @@ def assemble_modules(
         tuples = _tuple_fields(skeleton, owners)
         if tuples:  # a tuple's annotation names its items' classes: parsed again
             code, tree = use_tuples(code, tuples, depth, where), None
+        tree = tree or ast.parse(code)
+        deferred = defer_references(code, tree, where)
+        if deferred is not code:  # a class of its own added: parsed again
+            code, tree = deferred, None
         code = rebuild_forward_references(code, tree, predicates)
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)

@@ -20,6 +20,7 @@ __all__ = [
     "TYPES_MODULE",
     "add_imports",
     "json_name",
+    "rewrite_fields",
     "use_missing",
     "use_tuples",
 ]
@@ -86,7 +87,7 @@ def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | N
     return result
 
 
-def _rewrite_fields(
+def rewrite_fields(
     code: str,
     fields: Mapping[str, Collection[str]],
     rewrite: Callable[[str, ast.AnnAssign, str], None],
@@ -162,7 +163,7 @@ def use_missing(code: str, where: Location, tree: ast.Module | None = None) -> s
             raise CodegenError(f"field {name!r} is not optional", where)
         statement.annotation, statement.value = annotation, ast.Name("MISSING", ast.Load())
 
-    lines = _rewrite_fields(code, fields, rewrite, where, tree)
+    lines = rewrite_fields(code, fields, rewrite, where, tree)
     if any(mark in line for line in lines for mark in _MARKS):
         raise CodegenError("the generator wrote a MISSING mark outside a field's Field()", where)
     if any(v is not None for names in fields.values() for v in names.values()):
@@ -217,7 +218,7 @@ def use_tuples(code: str, fields: dict[str, dict[str, str]], depth: int, where: 
         else:
             statement.annotation = new
 
-    lines = _rewrite_fields(code, fields, rewrite, where)
+    lines = rewrite_fields(code, fields, rewrite, where)
     used = " ".join(wanted for names in fields.values() for wanted in names.values())
     imports = [f"from pydantic import {n}" for n in ("StrictBool", "StrictStr") if n in used]
     ours = [n for n in ("JsonInt", "JsonNumber") if n in used]
