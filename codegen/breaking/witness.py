@@ -128,7 +128,8 @@ class Judge:
                     except RecursionError:
                         raise CodegenError(
                             f"pydantic cannot build the model of {contract.name}: its classes "
-                            "reference each other deeper than Python's recursion limit "
+                            "reach, across the modules of files that reference each other in a "
+                            "chain, deeper than Python's recursion limit "
                             f"({sys.getrecursionlimit()}), so no witness can be checked "
                             "against it (a known limit of the generated models: see the "
                             "README, 'One large file')",
