@@ -2,6 +2,9 @@
 more than ``REACH`` classes, each class is built alone, and what a document decides, and where
 its errors are, stays as the eagerly built classes have it.
 
+The JSON-Schema-Test-Suite's groups whose classes reference each other are judged again with
+every reference deferred.
+
 The large graph's own test (``test_large.py``) judges documents of a deferred module against
 python-jsonschema; here the same schemas are generated both ways (``REACH`` lowered to 0
 defers every reference) and compared.
@@ -21,6 +24,7 @@ import pydantic
 import pytest
 
 from codegen.generate import deferred
+from tests import _suite
 from tests.codegen.test_drafts import Project
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -205,3 +209,24 @@ def test_a_large_graph_is_built_class_by_class(tmp_path: Path) -> None:
         assert [e["loc"] for e in raised.value.errors()] == [("field_2", "field_0", 0, "field_0")]
         with pytest.raises(pydantic.PydanticInvalidForJsonSchema, match="schema file"):
             classes[0].model_json_schema()
+
+
+# The suite's keywords whose groups generate classes that name each other (the others make
+# no reference to defer).
+REFERRING = ("ref", "refRemote", "anchor", "dynamicRef", "recursiveRef",
+             "unevaluatedProperties", "unevaluatedItems")  # fmt: skip
+
+
+@pytest.mark.parametrize("folder", list(_suite.DRAFTS))
+def test_the_suite_agrees_with_every_reference_deferred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    monkeypatch.setattr(deferred, "REACH", 0)
+    found = _suite.run_all(_suite.run_maverick, tmp_path, only=REFERRING, folder=folder)
+    assert [
+        f"{r.group.rel}: {r.status}: {r.detail}" for r in found if r.status != "generated"
+    ] == []
+    assert [d for r in found for d in r.disagreements()] == []
+    assert [e for r in found for e in r.case_errors if e] == []
+    deferring = [p for p in tmp_path.rglob("*.py") if "_Deferred[" in p.read_text()]
+    assert len(deferring) >= 2, folder
