@@ -23,11 +23,11 @@ from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.inline import inline_calls
 from codegen.generate.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.predicates import ANNOTATIONS, PredicateCompiler
 from codegen.generate.rules import find_rules, is_base, rule_message
 from codegen.generate.skeleton import Skeleton
-from codegen.generate.tidy import inline_calls
 
 __all__ = ["ClassCheck", "ModuleChecks", "module_checks"]
 

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.generate.tidy import _clone, _key, _names, _rewrite, negate, tidy
+from codegen.generate.tidy import _key, clone, names_in, negate, rewrite, tidy
 
 NAMES = st.sampled_from(["x", "y", "len", "type", "str"])
 CONSTANTS = st.sampled_from([0, 1, 1.0, -0.0, 0.0, True, False, None, "a", "1", b"a"])
@@ -86,20 +86,20 @@ def _handlers() -> dict[type[ast.AST], Any]:
 @given(_expressions())
 def test_rewrite_does_what_a_transformer_does(text: str) -> None:
     expected = _Reference().visit(_expr(text))
-    assert ast.dump(_rewrite(_expr(text), _handlers())) == ast.dump(expected)
+    assert ast.dump(rewrite(_expr(text), _handlers())) == ast.dump(expected)
 
 
 @settings(max_examples=200, deadline=None)
 @given(_expressions())
-def test_clone_and_names(text: str) -> None:
+def test_clone_andnames_in(text: str) -> None:
     node = _expr(text)
     before = ast.dump(node)
-    copied = _clone(node)
+    copied = clone(node)
     assert ast.dump(copied) == before
-    _rewrite(copied, _handlers())  # rewriting the copy leaves the original alone
+    rewrite(copied, _handlers())  # rewriting the copy leaves the original alone
     assert ast.dump(node) == before
     walked = sorted(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
-    assert sorted(_names(node)) == walked
+    assert sorted(names_in(node)) == walked
     assert ast.dump(copy.deepcopy(node)) == before
 
 
