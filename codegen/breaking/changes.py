@@ -54,10 +54,10 @@ def changes(previous: Side, current: Side) -> Iterator[Change]:
     """Every addition, deprecation, documentation change and changed default."""
     pairs, _, moved = pair_contracts(previous, current)
     paired = [*pairs, *(pair for pair, _ in moved)]
-    kept = {pair.cur.schema_id for pair in paired}
+    kept = {pair.cur.identity for pair in paired}
     for schema in current.tree.files:
-        if schema.schema_id not in kept:
-            message = f'Contract "{schema.title}" ({schema.schema_id}) was added.'
+        if schema.identity not in kept:
+            message = f'Contract "{schema.title}" ({schema.identity}) was added.'
             yield Change("added", "CONTRACT_ADDED", schema.title, current, schema, "", message)
     for pair in paired:
         if pair.prev.draft is not pair.cur.draft:

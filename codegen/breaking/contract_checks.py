@@ -66,7 +66,7 @@ def _bases(tree: SchemaTree, schema: SchemaFile) -> dict[str, str]:
     for entry in schema.data.get("allOf") or []:
         if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
             target, fragment = tree.resolve(schema, entry["$ref"])
-            found[f"{target.schema_id}#{fragment}"] = target.title + (
+            found[f"{target.identity}#{fragment}"] = target.title + (
                 f"#{fragment}" * bool(fragment)
             )
     return found

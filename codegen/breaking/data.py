@@ -167,7 +167,7 @@ def _deleted(
 ) -> Iterator[tuple[Finding, bool]]:
     for schema in deleted:
         result = solver.question([Lit(root(previous.tree, schema), True)])
-        message = f'Previously present contract "{schema.title}" ({schema.schema_id}) was deleted.'
+        message = f'Previously present contract "{schema.title}" ({schema.identity}) was deleted.'
         witness = witness_text(result.value) if isinstance(result, Found) else None
         yield (
             Finding.at(

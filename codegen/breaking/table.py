@@ -180,8 +180,11 @@ def compare(previous: Side, current: Side, directions: tuple[str, ...] = (_B, _F
     pairs, deleted, changed_ids = pair_contracts(previous, current)
     findings: set[Finding] = set()
     for pair, old_id in changed_ids:
+        if old_id == pair.cur.schema_id:
+            continue  # moved, not given another $id (none in either): CONTRACT_FILE_MOVED
         message = (
-            f'The $id of contract "{pair.name}" was changed from {old_id} to {pair.cur.schema_id}.'
+            f'The $id of contract "{pair.name}" was changed from {old_id or "none"} to '
+            f'{pair.cur.schema_id or "none (the file is known by its path)"}.'
         )
         node = _whole(current, pair.cur, "/$id")
         findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))

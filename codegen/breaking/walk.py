@@ -101,23 +101,24 @@ class NodePair:
 def pair_contracts(
     previous: Side, current: Side
 ) -> tuple[list[ContractPair], list[SchemaFile], list[tuple[ContractPair, str]]]:
-    """Pairs by ``$id``, the deleted previous files, and pairs whose ``$id`` was changed."""
-    by_id = {f.schema_id: f for f in current.tree.files}
+    """Pairs by identity (``$id``, else the path), the deleted previous files, and pairs
+    found by path or title whose identity changed (with the previous ``$id``)."""
+    by_id = {f.identity: f for f in current.tree.files}
     pairs, deleted, moved_id = [], [], []
-    claimed = {f.schema_id for f in previous.tree.files} & set(by_id)
+    claimed = {f.identity for f in previous.tree.files} & set(by_id)
     for prev in previous.tree.files:
-        cur = by_id.get(prev.schema_id)
+        cur = by_id.get(prev.identity)
         if cur is not None:
             pairs.append(ContractPair(cur.title, prev, cur, previous, current))
             continue
         candidates = [
             f
             for f in current.tree.files
-            if f.schema_id not in claimed and (f.rel == prev.rel or f.title == prev.title)
+            if f.identity not in claimed and (f.rel == prev.rel or f.title == prev.title)
         ]
         if candidates:
             pair = ContractPair(candidates[0].title, prev, candidates[0], previous, current)
-            claimed.add(candidates[0].schema_id)
+            claimed.add(candidates[0].identity)
             moved_id.append((pair, prev.schema_id))
         else:
             deleted.append(prev)
@@ -138,7 +139,7 @@ def _target(node: Node, ref: Any) -> str | None:
         target, fragment = node.side.tree.resolve(node.home, ref)
     except (KeyError, ValueError):
         return None
-    return f"{target.schema_id}#{fragment}"
+    return f"{target.identity}#{fragment}"
 
 
 def _refs_at(node: Node) -> set[str]:

@@ -83,6 +83,12 @@ class SchemaFile:
         return str(self.data.get("$id", ""))
 
     @property
+    def identity(self) -> str:
+        """What names this file from one version of the tree to the next: its ``$id``, else
+        its path below the schema folder."""
+        return self.schema_id or self.rel.as_posix()
+
+    @property
     def title(self) -> str:
         """The contract's class name (its title when that is a class name: :mod:`names`)."""
         return self.classes[""]

@@ -1,0 +1,92 @@
+"""breaking and changelog pair the contracts of two versions by identity: a file's ``$id``,
+else its path below the schema folder (schemas as people have them mostly have no ``$id``).
+
+Before, every file without ``$id`` had the identity "": each previous contract was paired
+with the same current one, and a one-keyword edit read as files moved and contracts renamed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from codegen.cli import main
+
+D07 = "http://json-schema.org/draft-07/schema#"
+
+
+def _link(index: int, count: int, max_length: int = 10) -> dict[str, Any]:
+    properties: dict[str, Any] = {"name": {"type": "string", "maxLength": max_length}}
+    if index + 1 < count:
+        properties["next"] = {"$ref": f"link_{index + 1}.json"}
+    return {"$schema": D07, "title": f"Link{index}", "type": "object", "properties": properties}
+
+
+def _write(root: Path, files: dict[str, dict[str, Any]]) -> None:
+    folder = root / "schemas"
+    for old in folder.glob("*.json"):
+        old.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, document in files.items():
+        (folder / name).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def _project(root: Path, files: dict[str, dict[str, Any]]) -> None:
+    """A repository whose HEAD holds ``files``, each without ``$id``."""
+    _write(root, files)
+    (root / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/links"\n'
+        'package = "links"\n',
+        encoding="utf-8",
+    )
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "links"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *command],
+                       cwd=root, check=True, capture_output=True)  # fmt: skip
+
+
+def _run(root: Path, *command: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--config", str(root / "pyproject.toml"), *command, "--against", "HEAD"], out)
+    return code, out.getvalue()
+
+
+def _rules(out: str) -> list[tuple[str, str]]:
+    """(file, rule) of each finding."""
+    return re.findall(r"^schemas/(\S+?):\d+:\d+: .* \(([A-Z_]+)\)$", out, re.MULTILINE)
+
+
+def test_an_edit_in_files_without_id_is_paired_by_path(tmp_path: Path) -> None:
+    _project(tmp_path, {f"link_{i}.json": _link(i, 3) for i in range(3)})
+    _write(tmp_path, {f"link_{i}.json": _link(i, 3, 5 if i == 2 else 10) for i in range(3)})
+    code, out = _run(tmp_path, "breaking")
+    assert code == 1, out
+    rules = _rules(out)
+    assert ("link_2.json", "CONSTRAINT_TIGHTENED") in rules, out
+    assert not [rule for _, rule in rules if rule.startswith("CONTRACT_")], out
+    assert not [rule for _, rule in rules if rule == "PROPERTY_DELETED"], out
+
+
+def test_a_file_without_id_moved_is_a_move_not_a_new_id(tmp_path: Path) -> None:
+    files = {f"link_{i}.json": _link(i, 3) for i in range(3)}
+    _project(tmp_path, files)
+    moved = {**files, "link_1.json": _link(1, 3)}
+    moved["tail.json"] = moved.pop("link_2.json")
+    moved["link_1.json"]["properties"]["next"] = {"$ref": "tail.json"}
+    _write(tmp_path, moved)
+    code, out = _run(tmp_path, "breaking")
+    assert code == 1, out
+    assert _rules(out) == [("tail.json", "CONTRACT_FILE_MOVED")], out
+
+
+def test_the_changelog_adds_only_the_new_file_without_id(tmp_path: Path) -> None:
+    files = {f"link_{i}.json": _link(i, 2) for i in range(2)}
+    _project(tmp_path, files)
+    _write(tmp_path, {**files, "extra.json": {"$schema": D07, "title": "Extra"}})
+    code, out = _run(tmp_path, "changelog")
+    assert code == 0, out
+    added = re.findall(r'Contract "(\w+)" \(([^)]*)\) was added', out)
+    assert added == [("Extra", "extra.json")], out
