@@ -96,6 +96,13 @@ def worded(
             )
         return "TYPE_WIDENED", f"The type of {subject} was widened{change}: it now accepts {shown}."
     written = _written(node, key)
+    if old is not None and old == new:  # written the same: what it names or holds changed
+        held = "names" if key in _REFERENCES else "holds"
+        effect = "no longer accepts what it did" if backward else "now accepts what it did not"
+        return "CONSTRAINT_TIGHTENED" if backward else "CONSTRAINT_LOOSENED", (
+            f"The {written} of {subject} is written as before ({_shown(old)}), but the schema "
+            f"it {held} {effect}."
+        )
     if backward:
         change = f"from {_shown(old)} to {_shown(new)}" if old is not None else f"to {_shown(new)}"
         if new is None:
@@ -106,6 +113,9 @@ def worded(
         change = "(it now accepts what it did not)"
     loosened = "loosened" if new is not None else "removed"
     return "CONSTRAINT_LOOSENED", f"The {written} of {subject} was {loosened} {change}."
+
+
+_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 
 
 def _value(node: SNode | None, key: str) -> Any:

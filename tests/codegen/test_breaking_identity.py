@@ -90,3 +90,19 @@ def test_the_changelog_adds_only_the_new_file_without_id(tmp_path: Path) -> None
     assert code == 0, out
     added = re.findall(r'Contract "(\w+)" \(([^)]*)\) was added', out)
     assert added == [("Extra", "extra.json")], out
+
+
+def test_a_reference_written_as_before_is_not_said_to_have_changed(tmp_path: Path) -> None:
+    """Along a chain of files, a reference whose target was narrowed further down reads as
+    such, never as "tightened from X to X"."""
+    count = 20
+    _project(tmp_path, {f"link_{i}.json": _link(i, count) for i in range(count)})
+    narrowed = {
+        f"link_{i}.json": _link(i, count, 5 if i == count - 1 else 10) for i in range(count)
+    }
+    _write(tmp_path, narrowed)
+    code, out = _run(tmp_path, "breaking")
+    assert code == 1, out
+    assert (f"link_{count - 1}.json", "CONSTRAINT_TIGHTENED") in _rules(out), out
+    assert not re.search(r"from (\S+) to \1", out), out
+    assert "is written as before" in out, out
