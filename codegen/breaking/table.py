@@ -184,7 +184,7 @@ def compare(previous: Side, current: Side, directions: tuple[str, ...] = (_B, _F
             continue  # moved, not given another $id (none in either): CONTRACT_FILE_MOVED
         message = (
             f'The $id of contract "{pair.name}" was changed from {old_id or "none"} to '
-            f'{pair.cur.schema_id or "none (the file is known by its path)"}.'
+            f"{pair.cur.schema_id or 'none (the file is known by its path)'}."
         )
         node = _whole(current, pair.cur, "/$id")
         findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))

@@ -29,8 +29,11 @@ SCHEMA_MAP = ("properties", "$defs", "dependentSchemas", "patternProperties")
 SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
-def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object of a document with its pointer, parents before children.
+def iter_subschemas(
+    node: Any, pointer: str = "", *, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object of a document with its pointer, parents before children, not
+    entering the keywords in ``skip`` (``{"$defs"}``: only what is evaluated in place).
 
     Keyword-aware: only the values of the applicator keywords above are entered, so a property
     *named* ``$ref`` is never taken for a reference, and data (``examples``, ``default``,
@@ -40,15 +43,17 @@ def iter_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[st
         return
     yield pointer, node
     for key, value in node.items():
+        if key in skip:
+            continue
         here = f"{pointer}/{escape_pointer(key)}"
         if key in SCHEMA_ONE:
-            yield from iter_subschemas(value, here)
+            yield from iter_subschemas(value, here, skip=skip)
         elif key in SCHEMA_MAP and isinstance(value, dict):
             for name, sub in value.items():
-                yield from iter_subschemas(sub, f"{here}/{escape_pointer(name)}")
+                yield from iter_subschemas(sub, f"{here}/{escape_pointer(name)}", skip=skip)
         elif key in SCHEMA_LIST and isinstance(value, list):
             for index, sub in enumerate(value):
-                yield from iter_subschemas(sub, f"{here}/{index}")
+                yield from iter_subschemas(sub, f"{here}/{index}", skip=skip)
 
 
 def joined(folder: str, target: str) -> str:

@@ -30,14 +30,13 @@ in, as the generated models do:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, Role
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import DRAFT_2020_12, SchemaFile, SchemaTree
-from codegen.core.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
+from codegen.core.walk import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, iter_subschemas
 from codegen.generate.export_ids import ExportIds, fragment
 
 __all__ = ["ExportDocuments"]
@@ -68,21 +67,7 @@ class ExportDocuments:
         return self._documents[schema.rel]
 
 
-def _lexical(node: Any, pointer: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The schema objects evaluated in place of ``node`` or below it (not ``$defs``)."""
-    if not isinstance(node, dict):
-        return
-    yield pointer, node
-    for key, value in node.items():
-        here = f"{pointer}/{escape_pointer(key)}"
-        if key in SCHEMA_ONE:
-            yield from _lexical(value, here)
-        elif key in SCHEMA_MAP and key != "$defs" and isinstance(value, dict):
-            for name, sub in value.items():
-                yield from _lexical(sub, f"{here}/{escape_pointer(name)}")
-        elif key in SCHEMA_LIST and isinstance(value, list):
-            for index, sub in enumerate(value):
-                yield from _lexical(sub, f"{here}/{index}")
+_IN_PLACE = frozenset({"$defs"})  # what is evaluated in place of a node: not its $defs
 
 
 def _within(pointer: str, root: str) -> bool:
@@ -252,7 +237,9 @@ class _Writer:
                 if (current.rel, at) in seen:
                     continue
                 seen.add((current.rel, at))
-                for here, sub in _lexical(resolve_pointer(current.data, at), at):
+                for here, sub in iter_subschemas(
+                    resolve_pointer(current.data, at), at, skip=_IN_PLACE
+                ):
                     for keyword in ("$ref", "$dynamicRef"):
                         if isinstance(sub.get(keyword), str):
                             pending.append(self.tree.resolve(current, sub[keyword]))
