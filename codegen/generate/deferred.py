@@ -60,8 +60,9 @@ class _Defer:
             return source.__pydantic_validator__.validate_python(value, context=info.context)
 
         schema = _pydantic_core.core_schema.with_info_plain_validator_function(validate)
-        tag = _pydantic.Tag(source.__name__)  # its label in a union, as the class's own
-        return tag.__get_pydantic_core_schema__(source, lambda _: schema)
+        # Labelled by the class's name in a union, as the class itself would be.
+        inner = _typing.cast(_pydantic.GetCoreSchemaHandler, lambda _: schema)
+        return _pydantic.Tag(source.__name__).__get_pydantic_core_schema__(source, inner)
 
     def __get_pydantic_json_schema__(
         self, schema: _pydantic_core.CoreSchema, handler: _pydantic.GetJsonSchemaHandler

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -230,3 +231,29 @@ def test_the_suite_agrees_with_every_reference_deferred(
     assert [e for r in found for e in r.case_errors if e] == []
     deferring = [p for p in tmp_path.rglob("*.py") if "_Deferred[" in p.read_text()]
     assert len(deferring) >= 2, folder
+
+
+def test_mypy_sees_the_class_through_a_deferred_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deferred module passes ``mypy --strict`` and ``_Deferred[Node]`` is a ``Node``."""
+    monkeypatch.setattr(deferred, "REACH", 0)
+    project = Project(tmp_path, {"model.json": TREE})
+    code, err = project.generate()
+    assert code == 0, err
+    config = tmp_path / "mypy.ini"
+    config.write_text(
+        f"[mypy]\nstrict = True\nplugins = pydantic.mypy\nmypy_path = {tmp_path / 'out'}\n"
+        f"cache_dir = {tmp_path / 'cache'}\n"
+    )
+    program = (
+        f"from {project.package}.model import Tree\nreveal_type(Tree.model_validate({{}}).root)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "-c", program],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+    assert f'Revealed type is "{project.package}.model.Node' in done.stdout, done.stdout
