@@ -147,7 +147,7 @@ def _edits(refusing: SNode, edited: Edited) -> list[tuple[Step, ...]]:
             if change and (child is None or step[0] in ("$ref", "$dynamicRef")):
                 paths.append(sub)  # a keyword, or where a reference leads, edited
                 continue
-            if len(sub) >= _MAX_DEPTH or _is_rule(refusing, sub):
+            if _is_rule(refusing, sub):
                 if change:
                     paths.append(sub)  # a rule is reported as a whole
                 continue
