@@ -6,6 +6,7 @@ import io
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,22 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     }
     return subprocess.run(
         ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def mypy_strict(program: str, packages: Path, work: Path) -> subprocess.CompletedProcess[str]:
+    """``mypy --strict`` (with pydantic's plugin) on ``program``, importing from ``packages``;
+    its configuration and cache in ``work``."""
+    config = work / "mypy.ini"
+    config.write_text(
+        f"[mypy]\nstrict = True\nplugins = pydantic.mypy\nmypy_path = {packages}\n"
+        f"cache_dir = {work / 'cache'}\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "-c", program],
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from maverick import contracts
-from tests.conftest import REPO
+from tests.conftest import REPO, mypy_strict
 
 PACKAGE = REPO / "src/maverick/contracts"
 
@@ -120,23 +120,13 @@ def test_package_data_ships_every_document() -> None:
 
 
 def test_mypy_sees_each_class_through_the_lazy_package(tmp_path: Path) -> None:
-    config = tmp_path / "mypy.ini"
-    config.write_text(
-        f"[mypy]\nstrict = True\nplugins = pydantic.mypy\nmypy_path = {REPO / 'src'}\n"
-        f"cache_dir = {tmp_path / 'cache'}\n"
-    )
     program = (
         "from maverick.contracts import FixerResult\n"
         "from maverick.contracts.tools import FileResult\n"
         "reveal_type(FixerResult.model_validate({}).summary)\n"
         "reveal_type(FileResult)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "-c", program],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = mypy_strict(program, REPO / "src", tmp_path)
     assert done.returncode == 0, done.stdout
     assert 'Revealed type is "str"' in done.stdout
     assert "-> maverick.contracts.tools.file_result.FileResult" in done.stdout

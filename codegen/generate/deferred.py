@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 
 from codegen.core.errors import Location
 from codegen.generate.fields import add_imports, json_name, rewrite_fields
+from codegen.generate.postprocess import is_enum
 
 __all__ = ["REACH", "defer_references"]
 
@@ -39,7 +40,6 @@ __all__ = ["REACH", "defer_references"]
 # field of each an optional list of the next) builds at a recursion limit of 425, well under
 # Python's default of 1,000 wherever a module is first used.
 REACH = 24
-_ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
 _NAME = "_Deferred"
 # Imported as modules under private names: a generated class may be called Tag or Any.
 _IMPORTS = (
@@ -91,8 +91,10 @@ def defer_references(code: str, tree: ast.Module, where: Location) -> str:
         if isinstance(node, ast.ClassDef) and node.name in graph
     }
 
+    deferring = _Deferring(graph)
+
     def rewrite(owner: str, statement: ast.AnnAssign, name: str) -> None:
-        statement.annotation = _Deferring(graph).visit(statement.annotation)
+        statement.annotation = deferring.visit(statement.annotation)
 
     lines = rewrite_fields(code, {k: v for k, v in fields.items() if v}, rewrite, where)
     first = next(i for i, line in enumerate(lines) if line.startswith("class "))
@@ -104,12 +106,7 @@ def defer_references(code: str, tree: ast.Module, where: Location) -> str:
 def _class_graph(tree: ast.Module) -> dict[str, set[str]]:
     """Each model class (not an enumeration) -> the model classes its bases and its fields'
     types name (not its fields' ``Field()`` arguments)."""
-    classes = [
-        node
-        for node in tree.body
-        if isinstance(node, ast.ClassDef)
-        and not any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases)
-    ]
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and not is_enum(node)]
     names = {node.name for node in classes}
     graph: dict[str, set[str]] = {}
     for node in classes:

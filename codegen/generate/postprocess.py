@@ -26,7 +26,7 @@ from codegen.core.errors import CodegenError, Location
 from codegen.generate.fields import TYPES_MODULE, add_imports, json_name
 from codegen.generate.validators import ModuleChecks
 
-__all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "rebuild_forward_references"]
+__all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "is_enum", "rebuild_forward_references"]
 
 _CHECK_IMPORTS = (
     "from typing import Self",
@@ -38,6 +38,11 @@ _RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
 _STRICT_INTEGERS = {"StrictFloat": "JsonNumber"}
 _ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
 _PROTECTED = ("model_validate", "model_dump")  # pydantic's protected_namespaces by default
+
+
+def is_enum(node: ast.ClassDef) -> bool:
+    """Whether a generated class is an enumeration (a base named ``Enum``, ``StrEnum``...)."""
+    return any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases)
 
 
 def edit_module(
@@ -67,7 +72,7 @@ def edit_module(
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
             raise CodegenError(f"generated code lacks class {check.class_name}", where)
-        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases):
+        if is_enum(node):
             # an Enum would ignore the validator: the skeleton must never make one here
             raise CodegenError(f"generated class {check.class_name} is an Enum", where)
         method = ["", *("    " + line if line else "" for line in check.lines)]
@@ -134,7 +139,7 @@ def rebuild_forward_references(code: str, tree: ast.Module | None = None, tail: 
     order = {node.name: index for index, node in enumerate(classes)}
     late = []
     for index, node in enumerate(classes):
-        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases):
+        if is_enum(node):
             continue
         annotations = [s.annotation for s in node.body if isinstance(s, ast.AnnAssign)]
         named = {n.id for a in annotations for n in ast.walk(a) if isinstance(n, ast.Name)}
@@ -153,11 +158,7 @@ def hoist_enums(code: str, tree: ast.Module | None = None) -> str:
     (``code`` itself when none moves). ``tree``: its classes, by name."""
     tree = tree or ast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    enums = {
-        node.name: index
-        for index, node in enumerate(classes)
-        if any(isinstance(b, ast.Name) and b.id in _ENUMS for b in node.bases)
-    }
+    enums = {node.name: index for index, node in enumerate(classes) if is_enum(node)}
     first_user: dict[str, int] = {}
     for index, node in enumerate(classes):
         defaults = [s.value for s in node.body if isinstance(s, ast.AnnAssign) and s.value]

@@ -7,18 +7,16 @@ with the same current one, and a one-keyword edit read as files moved and contra
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import subprocess
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import root
 from codegen.breaking.words import worded
-from codegen.cli import main
 from codegen.core.loader import load_tree
+from tests.conftest import commit_all, run
 
 D07 = "http://json-schema.org/draft-07/schema#"
 
@@ -47,15 +45,7 @@ def _project(root: Path, files: dict[str, dict[str, Any]]) -> None:
         'package = "links"\n',
         encoding="utf-8",
     )
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "links"]):
-        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *command],
-                       cwd=root, check=True, capture_output=True)  # fmt: skip
-
-
-def _run(root: Path, *command: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["--config", str(root / "pyproject.toml"), *command, "--against", "HEAD"], out)
-    return code, out.getvalue()
+    commit_all(root, "links")
 
 
 def _rules(out: str) -> list[tuple[str, str]]:
@@ -66,7 +56,7 @@ def _rules(out: str) -> list[tuple[str, str]]:
 def test_an_edit_in_files_without_id_is_paired_by_path(tmp_path: Path) -> None:
     _project(tmp_path, {f"link_{i}.json": _link(i, 3) for i in range(3)})
     _write(tmp_path, {f"link_{i}.json": _link(i, 3, 5 if i == 2 else 10) for i in range(3)})
-    code, out = _run(tmp_path, "breaking")
+    code, out = run(tmp_path, "breaking", "--against", "HEAD")
     assert code == 1, out
     rules = _rules(out)
     assert ("link_2.json", "CONSTRAINT_TIGHTENED") in rules, out
@@ -81,7 +71,7 @@ def test_a_file_without_id_moved_is_a_move_not_a_new_id(tmp_path: Path) -> None:
     moved["tail.json"] = moved.pop("link_2.json")
     moved["link_1.json"]["properties"]["next"] = {"$ref": "tail.json"}
     _write(tmp_path, moved)
-    code, out = _run(tmp_path, "breaking")
+    code, out = run(tmp_path, "breaking", "--against", "HEAD")
     assert code == 1, out
     assert _rules(out) == [("tail.json", "CONTRACT_FILE_MOVED")], out
 
@@ -90,7 +80,7 @@ def test_the_changelog_adds_only_the_new_file_without_id(tmp_path: Path) -> None
     files = {f"link_{i}.json": _link(i, 2) for i in range(2)}
     _project(tmp_path, files)
     _write(tmp_path, {**files, "extra.json": {"$schema": D07, "title": "Extra"}})
-    code, out = _run(tmp_path, "changelog")
+    code, out = run(tmp_path, "changelog", "--against", "HEAD")
     assert code == 0, out
     added = re.findall(r'Contract "(\w+)" \(([^)]*)\) was added', out)
     assert added == [("Extra", "extra.json")], out
@@ -106,7 +96,7 @@ def test_a_chain_of_files_reports_the_edit_once(tmp_path: Path) -> None:
         f"link_{i}.json": _link(i, count, 5 if i == count - 1 else 10) for i in range(count)
     }
     _write(tmp_path, narrowed)
-    code, out = _run(tmp_path, "breaking")
+    code, out = run(tmp_path, "breaking", "--against", "HEAD")
     assert code == 1, out
     assert _rules(out) == [(f"link_{count - 1}.json", "CONSTRAINT_TIGHTENED")], out
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 from codegen.breaking.engine.nodes import SNode, root, same
 from codegen.cli import main
 from codegen.core.loader import SchemaTree, load_tree
+from tests.conftest import commit_all
 
 
 def _ring(count: int, narrowed: int | None) -> dict[str, Any]:
@@ -51,9 +51,7 @@ def _breaking(root: Path, count: int, narrowed: int | None) -> tuple[int, str, f
         'package = "ring"\n',
         encoding="utf-8",
     )
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "ring"]):
-        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *command],
-                       cwd=root, check=True, capture_output=True)  # fmt: skip
+    commit_all(root, "ring")
     schema.write_text(json.dumps(_ring(count, narrowed), indent=1) + "\n", encoding="utf-8")
     out = io.StringIO()
     start = time.process_time()  # CPU seconds: a loaded machine does not make it fail

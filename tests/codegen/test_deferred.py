@@ -15,7 +15,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import pytest
 from codegen.generate import deferred
 from tests import _suite
 from tests.codegen.test_drafts import Project
+from tests.conftest import mypy_strict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from large_schema import large_schema
@@ -241,19 +241,9 @@ def test_mypy_sees_the_class_through_a_deferred_reference(
     project = Project(tmp_path, {"model.json": TREE})
     code, err = project.generate()
     assert code == 0, err
-    config = tmp_path / "mypy.ini"
-    config.write_text(
-        f"[mypy]\nstrict = True\nplugins = pydantic.mypy\nmypy_path = {tmp_path / 'out'}\n"
-        f"cache_dir = {tmp_path / 'cache'}\n"
-    )
     program = (
         f"from {project.package}.model import Tree\nreveal_type(Tree.model_validate({{}}).root)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "-c", program],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = mypy_strict(program, tmp_path / "out", tmp_path)
     assert done.returncode == 0, done.stdout
     assert f'Revealed type is "{project.package}.model.Node' in done.stdout, done.stdout
