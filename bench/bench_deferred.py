@@ -1,4 +1,4 @@
-"""Benchmark deferred references (``codegen/generate/deferred.py``) against eager ones.
+"""Benchmark deferred references (``codegen/generate/models/deferred.py``) against eager ones.
 
 The same schema is generated twice, with its references deferred (as ``generate`` does for a
 module whose classes reach more than ``REACH`` classes) and eager (``REACH`` raised past the
@@ -31,7 +31,7 @@ sys.path[:0] = [str(REPO), str(REPO / "bench")]
 from large_schema import large_schema  # noqa: E402
 
 from codegen.cli import main  # noqa: E402
-from codegen.generate import deferred  # noqa: E402
+from codegen.generate.models import deferred  # noqa: E402
 from tests.codegen.test_deferred import TREE  # noqa: E402
 
 _BUILD = """

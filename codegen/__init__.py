@@ -3,7 +3,8 @@
 Packages by job; imports point one way, ``cli -> lint | breaking -> generate -> core``::
 
     core/      config, errors, loader (parse, locate, check refs), jsonpos, report
-    generate/  support -> rules -> plan (render every output in memory) -> write | check | export
+    generate/  files/ (plan, write, record), models/ (the Python models), consumers/ (export,
+               npm, TypeScript, catalog); plan renders every output in memory
     lint/      the schema lint: a table of rules over the tree (reuses generate's checks)
     breaking/  the breaking-change check against a git revision (reuses generate's rules), and
                the npm package's version against the last release (release.py)

@@ -75,8 +75,8 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.generate import drift  # noqa: PLC0415
-    from codegen.generate.targets import Disk  # noqa: PLC0415
+    from codegen.generate.files import drift  # noqa: PLC0415
+    from codegen.generate.files.targets import Disk  # noqa: PLC0415
 
     disk = Disk()
     if not args.no_cache:
@@ -166,9 +166,9 @@ def _export_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
+    from codegen.generate.files.targets import export_target  # noqa: PLC0415
+    from codegen.generate.files.writer import write_outputs  # noqa: PLC0415
     from codegen.generate.plan import build_plan  # noqa: PLC0415
-    from codegen.generate.targets import export_target  # noqa: PLC0415
-    from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
     # --npm alone writes the package only; otherwise the export goes to --out or export_dir.
     folder = args.out if args.out is not None or args.npm else config.export_dir

@@ -3,7 +3,7 @@
 ``generate --watch`` generates, then regenerates on every save of a schema file (``*.json``
 below ``schema_dir``) or of the configuration file, until interrupted. Every error is printed
 with its ``file:line:col`` and the loop goes on; a change to the configuration reloads it (and
-what is watched). Files are written by :func:`codegen.generate.writer.write_outputs`: all of a
+what is watched). Files are written by :func:`codegen.generate.files.writer.write_outputs`: all of a
 generation or none of it, also when Ctrl-C arrives in the middle.
 """
 
@@ -20,7 +20,7 @@ from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
 
 if TYPE_CHECKING:
-    from codegen.generate.writer import WriteReport
+    from codegen.generate.files.writer import WriteReport
 
 __all__ = ["generate_options", "print_report", "run_generate", "watch"]
 
@@ -46,7 +46,7 @@ def generate(config: Config, out: TextIO) -> None:
     """Generate what changed since the last generation (every output, when the records on
     disk say nothing is current); raises :class:`CodegenError` for bad input."""
     from codegen.core.loader import schema_paths  # noqa: PLC0415
-    from codegen.generate._dmcg import (  # noqa: PLC0415
+    from codegen.generate.models._dmcg import (  # noqa: PLC0415
         WORKER_MIN_CHARS,
         WORKER_MIN_FILES,
         Generator,
@@ -61,16 +61,16 @@ def generate(config: Config, out: TextIO) -> None:
         size = sum(path.stat().st_size for _, path in paths)  # bytes: at least the characters
         large = len(paths) >= WORKER_MIN_FILES or size >= WORKER_MIN_CHARS
         early = [stack.enter_context(Generator(in_worker=True))] if large else []
-        from codegen.generate.drift import verify  # noqa: PLC0415
-        from codegen.generate.targets import Disk  # noqa: PLC0415
+        from codegen.generate.files.drift import verify  # noqa: PLC0415
+        from codegen.generate.files.targets import Disk  # noqa: PLC0415
 
         disk = Disk()  # every generated file is read once, for all three steps
         count = verify(config, disk)
         if count is not None:
             print(f"up to date: {count} generated files match their records", file=out, flush=True)
             return
+        from codegen.generate.files.writer import write_outputs  # noqa: PLC0415
         from codegen.generate.plan import build_plan  # noqa: PLC0415
-        from codegen.generate.writer import write_outputs  # noqa: PLC0415
 
         plan = build_plan(config, reuse=True, disk=disk, workers=early)
         report = write_outputs(plan.outputs)
@@ -108,11 +108,11 @@ def _warm_up(config: Config) -> None:
     with no worker to start (a large first generation ran in workers), and finds the planning
     modules imported, the schema tree parsed, the templates compiled and ruff found (a first
     generation that found everything up to date needed none of them)."""
-    from codegen.generate import writer  # noqa: F401, PLC0415 (imported for the first save)
-    from codegen.generate._dmcg import is_warm, warm_up  # noqa: PLC0415
-    from codegen.generate.docs import CATALOG_TEMPLATE, catalog_templates  # noqa: PLC0415
-    from codegen.generate.fmt import ruff_binary  # noqa: PLC0415
-    from codegen.generate.header import templates  # noqa: PLC0415
+    from codegen.generate.consumers.docs import CATALOG_TEMPLATE, catalog_templates  # noqa: PLC0415
+    from codegen.generate.files import writer  # noqa: F401, PLC0415 (imported for the first save)
+    from codegen.generate.files.fmt import ruff_binary  # noqa: PLC0415
+    from codegen.generate.files.header import templates  # noqa: PLC0415
+    from codegen.generate.models._dmcg import is_warm, warm_up  # noqa: PLC0415
     from codegen.generate.plan import preload  # noqa: PLC0415
 
     if not is_warm():

@@ -1,8 +1,8 @@
 """``export --npm DIR``: the npm package, at a version the changes since the last release allow.
 
-The package is the plan's (:mod:`codegen.generate.npm`), the same bytes ``generate`` writes to
-``npm_dir``; before anything is generated, the configured version is judged against the last
-release (:mod:`codegen.breaking.release`), and a version that understates the changes is
+The package is the plan's (:mod:`codegen.generate.consumers.npm`), the same bytes ``generate``
+writes to ``npm_dir``; before anything is generated, the configured version is judged against the
+last release (:mod:`codegen.breaking.release`), and a version that understates the changes is
 refused (exit 2).
 """
 
@@ -19,7 +19,7 @@ from codegen.core.npm_config import SECTION
 
 if TYPE_CHECKING:
     from codegen.breaking.release import VersionCheck
-    from codegen.generate.targets import Target
+    from codegen.generate.files.targets import Target
 
 __all__ = ["NpmExport", "npm_option", "prepare_npm"]
 
@@ -65,7 +65,7 @@ def prepare_npm(folder: Path, config: Config, export_folder: Path | None = None)
     # The breaking-change engine and the targets are imported only when a package is exported
     # (the CLI imports this module for every command, before generate starts its worker).
     from codegen.breaking.release import check_version  # noqa: PLC0415
-    from codegen.generate.targets import npm_target  # noqa: PLC0415
+    from codegen.generate.files.targets import npm_target  # noqa: PLC0415
 
     try:
         judged = check_version(

@@ -30,7 +30,7 @@ from typing import Any
 
 from codegen.core.errors import CodegenError
 from codegen.core.loader import iter_subschemas, load_tree
-from codegen.generate.support import check_supported
+from codegen.generate.models.checks.support import check_supported
 from tests._evolution_mutations import mutate
 from tests._fuzz import BaseDraw, ClassDraw, Draw, FieldDraw
 

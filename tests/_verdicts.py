@@ -136,8 +136,8 @@ def judge_findings(case: Case, old: Side, new: Side) -> None:
 def bundled(tree: SchemaTree, contract: SchemaFile) -> dict[str, Any]:
     """One self-contained schema of ``contract`` for jsoncompat: every other file it reaches
     becomes a ``$defs`` entry of the root (keeping its own ``$defs``), every ``$ref`` a local
-    pointer. (:func:`codegen.generate.bundle.structured_output_schema` refuses roots that are
-    not objects, which random contracts often are.)"""
+    pointer. (:func:`codegen.generate.consumers.bundle.structured_output_schema` refuses roots that
+    are not objects, which random contracts often are.)"""
     names = {f.rel: f"file{i}" for i, f in enumerate(tree.closure(contract)) if f is not contract}
 
     def rewritten(schema: SchemaFile) -> dict[str, Any]:

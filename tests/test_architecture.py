@@ -25,6 +25,22 @@ CLI = ("codegen.cli", "codegen.governance_cli", "codegen.generate_cli", "codegen
 FORBIDDEN = {
     "codegen.core": ("codegen.generate", "codegen.lint", "codegen.breaking", *CLI),
     "codegen.generate": ("codegen.lint", "codegen.breaking", *CLI),
+    # generate's rooms (codegen/generate/__init__.py): plan -> models | consumers -> files ->
+    # contract, rules; the two rooms of the models one way, types below checks.
+    **{shared: ("codegen.generate.files", "codegen.generate.models", "codegen.generate.consumers",
+                "codegen.generate.plan")
+       for shared in ("codegen.generate.contract", "codegen.generate.rules")},
+    "codegen.generate.files": ("codegen.generate.models", "codegen.generate.consumers",
+                               "codegen.generate.plan"),
+    "codegen.generate.models": ("codegen.generate.consumers", "codegen.generate.plan"),
+    "codegen.generate.models.types": ("codegen.generate.models.checks",
+                                      *(f"codegen.generate.models.{name}"
+                                        for name in ("_dmcg", "modules", "assemble", "postprocess",
+                                                     "deferred", "package"))),
+    "codegen.generate.models.checks": tuple(f"codegen.generate.models.{name}"
+                                            for name in ("_dmcg", "modules", "assemble",
+                                                         "postprocess", "deferred", "package")),
+    "codegen.generate.consumers": ("codegen.generate.models", "codegen.generate.plan"),
     "codegen.lint": ("codegen.breaking", *CLI),
     "codegen.breaking": ("codegen.lint", *CLI),
     "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),

@@ -104,8 +104,8 @@ def test_compiled_predicates_alone_decide_as_the_suite(tmp_path: Path, folder: s
     """The predicate compiler in full mode (every keyword, no typed skeleton) on every case."""
     from codegen.core.config import load_config
     from codegen.core.loader import load_tree
-    from codegen.generate.predicate_runtime import RUNTIME, RUNTIME_IMPORTS
-    from codegen.generate.predicates import compile_predicates
+    from codegen.generate.models.checks.predicate_runtime import RUNTIME, RUNTIME_IMPORTS
+    from codegen.generate.models.checks.predicates import compile_predicates
 
     runtime: dict[str, Any] = {}
     exec("\n".join(RUNTIME_IMPORTS) + "\n" + RUNTIME, runtime)

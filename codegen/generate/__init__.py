@@ -1,21 +1,26 @@
 """Generation: schemas in, every generated file out (``generate``, ``check``, ``export``).
 
-The pipeline, one module per step::
+Three rooms, each a package that says what it owns, and the plan that uses them all::
 
-    units (which contracts changed: their inputs against the records on disk, ``reuse``)
-      -> support (refuse what no model can decide)
-      -> skeleton (the keywords whose strict Pydantic form is exact) -> modules -> _dmcg
-         (classes, in one or two worker processes for a large set)
-      -> predicates + tidy (every other keyword, as guard clauses) -> validators (one per class)
-      -> plan (assemble + postprocess put header and validators into the generator's modules,
-         package renders the registry and the package files, fmt formats; contract, docs,
-         export, bundle, a2a render the rest in memory; every file rendered or reused, sealed
-         with its record) -> writer (write) | drift (check: records, else diff) | export
+    contract, rules    the plan's data type (one Contract per schema file) and the cross-field
+                       rules of a schema object: the vocabulary every room shares
+    files/             the machinery: which contracts changed (units, reuse), which files of an
+                       output folder are generated (targets), the header and record each file
+                       carries (header, records), formatting (fmt), writing (writer), the drift
+                       check (drift)
+    models/            the Python models: types/ (the keywords whose strict Pydantic form is
+                       exact: the skeleton), checks/ (every other keyword, as compiled guard
+                       clauses: predicates, validators), and the assembly of both into the
+                       generator's modules and the package (modules, assemble, postprocess,
+                       deferred, package, _dmcg)
+    consumers/         everything for readers that are not the Python package: the export,
+                       the structured-output bundles, the npm package and its TypeScript
+                       declarations, the Markdown catalog
+    plan               renders every output in memory from the rooms above; writer writes it,
+                       drift compares it, export writes it elsewhere
 
-``rules`` finds the cross-field rules (and their messages) that validators check one by one;
-``targets`` says which files of each output folder are generated; ``header`` renders the header
-of every generated file and ``records`` the record it carries and each folder's manifest.
-Modules here import the core and each other, never ``lint``, ``breaking`` or the CLI;
-:mod:`codegen.generate.contract` holds the plan's data type so that the renderers never import
-the plan back.
+Imports point one way: ``plan -> models | consumers -> files -> contract, rules -> core``
+(``models`` and ``consumers`` never import each other; ``models.types`` never imports
+``models.checks``). Nothing here imports ``lint``, ``breaking`` or the CLI;
+``tests/test_architecture.py`` holds these rules.
 """

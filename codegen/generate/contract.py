@@ -1,9 +1,9 @@
 """What the plan knows of each contract: the data type that every renderer imports.
 
 :func:`contracts_of` builds one :class:`Contract` per schema file for the plan; the renderers
-(:mod:`codegen.generate.docs`, :mod:`codegen.generate.export`) and the lint read them. This
-module imports only the core (and the rule finder), so that nothing that renders imports the
-plan back.
+(:mod:`codegen.generate.consumers.docs`, :mod:`codegen.generate.consumers.export`) and the lint
+read them. This module imports only the core (and the rule finder), so that nothing that renders
+imports the plan back.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """Render every generated file in memory: ``generate``, ``check`` and ``export`` share this.
 
 The plan is a function of the configuration, the schema files and the pinned tools, and
-writes nothing. It renders one :class:`~codegen.generate.targets.Output` per target of the
+writes nothing. It renders one :class:`~codegen.generate.files.targets.Output` per target of the
 configuration (the Python package, and when configured the Markdown catalog and the export
 folder), each ``{path relative to the target's folder: text}``, every file with its record
-and every folder with its manifest (:mod:`codegen.generate.records`).
+and every folder with its manifest (:mod:`codegen.generate.files.records`).
 
 With ``reuse``, a file whose record says it was made from the inputs it would be made from now
 and whose body is intact is taken from disk as it is, and only the contracts whose inputs
-changed are generated again (:mod:`codegen.generate.units`): the files are the same, byte for
+changed are generated again (:mod:`codegen.generate.files.units`): the files are the same, byte for
 byte, as without.
 """
 
@@ -28,20 +28,16 @@ from codegen.core.errors import CodegenError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
-from codegen.generate._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
+from codegen.generate.consumers.docs import render_docs
+from codegen.generate.consumers.documents import Documents
+from codegen.generate.consumers.export import render_export
+from codegen.generate.consumers.npm import render_npm
 from codegen.generate.contract import Contract, contracts_of
-from codegen.generate.docs import render_docs
-from codegen.generate.documents import Documents
-from codegen.generate.drift import made_from
-from codegen.generate.export import render_export
-from codegen.generate.fmt import format_python, ruff_binary
-from codegen.generate.modules import Modules, closure_of
-from codegen.generate.npm import render_npm
-from codegen.generate.package import data_path, own_files
-from codegen.generate.records import dump
-from codegen.generate.reuse import FileSet, Previous
-from codegen.generate.support import check_supported
-from codegen.generate.targets import (
+from codegen.generate.files.drift import made_from
+from codegen.generate.files.fmt import format_python, ruff_binary
+from codegen.generate.files.records import dump
+from codegen.generate.files.reuse import FileSet, Previous
+from codegen.generate.files.targets import (
     EXPORT_INDEX,
     GENERATED_MARK,
     NPM_MANIFEST,
@@ -53,13 +49,17 @@ from codegen.generate.targets import (
     npm_target,
     targets_of,
 )
-from codegen.generate.units import (
+from codegen.generate.files.units import (
     cyclic_group,
     group_inputs,
     is_shared_module,
     module_path,
     to_regenerate,
 )
+from codegen.generate.models._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
+from codegen.generate.models.checks.support import check_supported
+from codegen.generate.models.modules import Modules, closure_of
+from codegen.generate.models.package import data_path, own_files
 
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated", "preload"]
 
@@ -311,7 +311,8 @@ def _add_shared(
     shared: str,
 ) -> None:
     """The modules a group shares: as generated now when the group was, else as the previous
-    generation left them (:func:`~codegen.generate.units.to_regenerate` found them current)."""
+    generation left them (:func:`~codegen.generate.files.units.to_regenerate` found them
+    current)."""
     if not group:
         return
     members = {c.name for c in group}

@@ -3,8 +3,9 @@
 A rule is a root-level ``if``/``then``/``else``, each ``dependentRequired`` and
 ``dependentSchemas`` entry, and every ``allOf`` entry that is not a base (an entry holding only
 a ``$ref``, and annotations). The generated validators check each rule on its own
-(:mod:`codegen.generate.validators`) and raise its ``description`` as the error message; the
-catalog lists them (:mod:`codegen.generate.docs`); lint and the breaking check compare them.
+(:mod:`codegen.generate.models.checks.validators`) and raise its ``description`` as the error
+message; the catalog lists them (:mod:`codegen.generate.consumers.docs`); lint and the breaking
+check compare them.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ resolved, the internal form), but permissively: only unreadable files are errors
 problem the loader would raise is kept (:attr:`LintContext.problems`) and reported by its rule,
 all of them, and the tree is read on without what each concerns.
 
-The generator's own checks (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`)
-raise at their first problem. :func:`collect` reuses them unchanged: after each error it
-neutralizes the node the error points at in a private copy of the document and runs the check
-again, so one run reports every problem with its position in the original text.
+The generator's own checks (:mod:`codegen.generate.models.checks.support`,
+:mod:`codegen.generate.rules`) raise at their first problem. :func:`collect` reuses them unchanged:
+after each error it neutralizes the node the error points at in a private copy of the document and
+runs the check again, so one run reports every problem with its position in the original text.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from codegen.core.loader import (
 )
 from codegen.core.report import Finding
 from codegen.core.resolve import Problem
-from codegen.generate.bundle import structured_output_schema
+from codegen.generate.consumers.bundle import structured_output_schema
 
 __all__ = [
     "HOUSE",

@@ -34,7 +34,7 @@ from typing import Any
 from codegen.core.errors import Location, SchemaError
 from codegen.core.jsonpos import JsonPositions, escape_pointer
 from codegen.core.loader import parse_schema
-from codegen.generate.writer import stage_text
+from codegen.generate.files.writer import stage_text
 from codegen.lint.layout import canonical_text
 
 __all__ = ["Formatted", "format_file", "format_text", "write_atomically"]

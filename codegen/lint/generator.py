@@ -2,8 +2,8 @@
 
 Rows of :data:`codegen.lint.table.LINT_RULES` point here. Examples and defaults must validate;
 every construct and cross-field rule must be one the generator reproduces
-(:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`, called, never re-implemented);
-and each agent contract must give an ``output_format`` the Claude CLI accepts.
+(:mod:`codegen.generate.models.checks.support`, :mod:`codegen.generate.rules`, called, never
+re-implemented); and each agent contract must give an ``output_format`` the Claude CLI accepts.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
 from codegen.core.translate import positions
-from codegen.generate.predicates import compile_predicates
+from codegen.generate.models.checks.predicates import compile_predicates
+from codegen.generate.models.checks.support import check_supported
 from codegen.generate.rules import find_rules
-from codegen.generate.support import check_supported
 from codegen.lint.drafts import undefined_keywords
 from codegen.lint.engine import LintContext, collect, iter_schema_nodes
 from codegen.lint.structure import definitions

@@ -4,9 +4,9 @@ Each row of :data:`LINT_RULES` is a stable id, a category, a purpose and a small
 yields findings; ``maverick-codegen rules`` lists the table. The rows marked ``house`` are this
 repository's own conventions (category ``HOUSE``): a project that does not name them in
 ``[tool.maverick-codegen.lint] use`` does not get them. Checks the generator already
-performs (:mod:`codegen.generate.support`, :mod:`codegen.generate.rules`, the loader's ``$ref``
-check, the ``output_format`` bundle) are called, never re-implemented: lint turns their errors into
-findings, all of them (see :func:`codegen.lint.engine.collect`).
+performs (:mod:`codegen.generate.models.checks.support`, :mod:`codegen.generate.rules`, the
+loader's ``$ref`` check, the ``output_format`` bundle) are called, never re-implemented: lint turns
+their errors into findings, all of them (see :func:`codegen.lint.engine.collect`).
 """
 
 from __future__ import annotations
@@ -180,13 +180,13 @@ LINT_RULES: tuple[LintRule, ...] = (
         "SUPPORTED_CONSTRUCT",
         "GENERATOR",
         "every keyword is one the file's draft defines (generate ignores any other), and one "
-        "the generated model reproduces (codegen.generate.support)",
+        "the generated model reproduces (codegen.generate.models.checks.support)",
         g.supported_construct,
     ),
     LintRule(
         "SUPPORTED_RULE",
         "GENERATOR",
-        "every cross-field rule compiles (codegen.generate.predicates)",
+        "every cross-field rule compiles (codegen.generate.models.checks.predicates)",
         g.supported_rule,
     ),
     LintRule(

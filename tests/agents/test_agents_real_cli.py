@@ -203,7 +203,7 @@ def test_real_cli_accepts_the_form_of_a_contract_using_2020_12_keywords(
     from claude_agent_sdk import ClaudeAgentOptions
 
     from codegen.core.loader import load_tree
-    from codegen.generate.bundle import structured_output_schema
+    from codegen.generate.consumers.bundle import structured_output_schema
     from maverick.agents._sdk import run_query
 
     contract = {

@@ -1,4 +1,4 @@
-"""Deferred references (``codegen/generate/deferred.py``): in a module whose classes reach
+"""Deferred references (``codegen/generate/models/deferred.py``): in a module whose classes reach
 more than ``REACH`` classes, each class is built alone, and what a document decides, and where
 its errors are, stays as the eagerly built classes have it.
 
@@ -23,7 +23,7 @@ import jsonschema
 import pydantic
 import pytest
 
-from codegen.generate import deferred
+from codegen.generate.models import deferred
 from tests import _suite
 from tests.codegen.test_drafts import Project
 from tests.conftest import mypy_strict

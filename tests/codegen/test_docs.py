@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from codegen.core.config import load_config
-from codegen.generate.docs import anchor, type_text
+from codegen.generate.consumers.docs import anchor, type_text
 from codegen.generate.plan import build_plan
 from codegen.generate.rules import find_rules
 from tests.conftest import REPO

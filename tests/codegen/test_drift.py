@@ -16,7 +16,7 @@ import pytest
 from codegen.core import inputs
 from codegen.core.config import load_config
 from codegen.generate import plan
-from codegen.generate.targets import targets_of
+from codegen.generate.files.targets import targets_of
 from tests.conftest import REPO, run
 
 PATH = "out/golden_contracts"
@@ -201,7 +201,8 @@ def test_files_not_marked_as_generated_are_never_overwritten(
 
 
 @pytest.mark.parametrize(
-    "source", ["generate/support.py", "core/loader.py", "generate/templates/registry.py.j2"]
+    "source",
+    ["generate/models/checks/support.py", "core/loader.py", "generate/templates/registry.py.j2"],
 )
 def test_an_edit_anywhere_in_the_generator_makes_every_file_stale(
     make_project: Callable[[str], Path], tmp_path: Path, source: str

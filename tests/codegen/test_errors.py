@@ -189,7 +189,7 @@ def test_generator_failure_leaves_previous_files_intact(
         project / "schemas/tools/problem.json",
         lambda d: d["properties"]["file"].update({"description": "changed"}),
     )
-    from codegen.generate import writer
+    from codegen.generate.files import writer
 
     calls = {"n": 0}
     real_fdopen = writer.os.fdopen

@@ -13,8 +13,8 @@ import pytest
 from referencing import Registry, Resource
 
 from codegen.core.config import load_config
+from codegen.generate.files.targets import targets_of
 from codegen.generate.plan import build_plan
-from codegen.generate.targets import targets_of
 from tests._schema_harness import load, mutations, rules_with_bases, validator_for
 from tests.conftest import REPO, run
 

@@ -412,7 +412,7 @@ def test_a_tagged_one_of_is_a_discriminated_union(generate: Callable[..., Any]) 
 def test_the_output_format_form_leaves_out_what_the_cli_refuses(tmp_path: Path) -> None:
     """Agent contracts may use 2020-12 keywords: the CLI's form is never stricter than them."""
     from codegen.core.loader import load_tree
-    from codegen.generate.bundle import LEFT_OUT, structured_output_schema
+    from codegen.generate.consumers.bundle import LEFT_OUT, structured_output_schema
 
     body = {
         "type": "object",

@@ -1,4 +1,4 @@
-"""Formatting the generated code with the pinned ruff (codegen/generate/fmt.py)."""
+"""Formatting the generated code with the pinned ruff (codegen/generate/files/fmt.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import pytest
 import ruff.__main__  # type: ignore[import-untyped]
 
-from codegen.generate import fmt
+from codegen.generate.files import fmt
 
 MODULE = PurePosixPath("pkg/module.py")
 

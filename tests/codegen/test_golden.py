@@ -15,8 +15,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 from codegen.core.config import load_config
+from codegen.generate.files.writer import write_outputs
 from codegen.generate.plan import build_plan
-from codegen.generate.writer import write_outputs
 from tests.conftest import GOLDEN
 
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "pyproject.toml").exists())

@@ -21,7 +21,7 @@ import pytest
 
 from codegen.core.config import load_config
 from codegen.core.loader import load_tree
-from codegen.generate import drift
+from codegen.generate.files import drift
 from codegen.generate.plan import build_plan
 from tests.conftest import run
 

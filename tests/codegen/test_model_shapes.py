@@ -3,9 +3,10 @@
 Each test generates a project, then judges documents with :class:`tests._judge.Judge`: nothing
 but ``pydantic.ValidationError`` is raised, the model decides as the ECMA-262 oracle does, and
 every dump of an accepted document is accepted again, by the schema and by the model. The
-default cases also pin which defaults the model fills in (:mod:`codegen.generate.defaults`):
-where filling one in could make the schema refuse a document it accepted, the field is
-``MISSING`` when absent; where it cannot, the default is filled in.
+default cases also pin which defaults the model fills in
+(:mod:`codegen.generate.models.types.defaults`): where filling one in could make the schema refuse
+a document it accepted, the field is ``MISSING`` when absent; where it cannot, the default is
+filled in.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 
 from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.loader import load_tree
-from codegen.generate.postprocess import hoist_enums
+from codegen.generate.models.postprocess import hoist_enums
 
 # The OpenAPI 3.0 schema made the plain generator write this order: the default of ``style``
 # is evaluated when Header is defined, before Style exists.

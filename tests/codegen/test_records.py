@@ -2,7 +2,7 @@
 
 A body digest covers every byte of a file but the line holding it; a manifest that was edited
 is no longer intact; the export's bundle, spliced from each document's text, is what
-:func:`~codegen.generate.records.dump` writes for the whole.
+:func:`~codegen.generate.files.records.dump` writes for the whole.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.generate.export import _bundle
-from codegen.generate.records import (
+from codegen.generate.consumers.export import _bundle
+from codegen.generate.files.records import (
     BODY_PLACEHOLDER,
     Record,
     body_digest,

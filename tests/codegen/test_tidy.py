@@ -1,7 +1,7 @@
 """The tidier's own traversal decides as the standard library's would.
 
-:mod:`codegen.generate.tidy` rewrites syntax trees without ``ast.NodeTransformer`` and tells
-tests apart by a key instead of ``ast.dump``, for speed; the golden and differential tests
+:mod:`codegen.generate.models.checks.tidy` rewrites syntax trees without ``ast.NodeTransformer``
+and tells tests apart by a key instead of ``ast.dump``, for speed; the golden and differential tests
 prove the generated code unchanged, and here each piece is held against what it replaces on
 expressions drawn at random.
 """
@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.generate.tidy import _key, clone, names_in, negate, rewrite, tidy
+from codegen.generate.models.checks.tidy import _key, clone, names_in, negate, rewrite, tidy
 
 NAMES = st.sampled_from(["x", "y", "len", "type", "str"])
 CONSTANTS = st.sampled_from([0, 1, 1.0, -0.0, 0.0, True, False, None, "a", "1", b"a"])

@@ -133,7 +133,7 @@ def test_what_the_generator_prints_does_not_spoil_the_answer(
     folder.mkdir()
     (folder / "note.json").write_text('{"title": "Note", "type": "object"}')
     noisy = (
-        "import sys; sys.path.insert(0, {root!r}); import codegen.generate._dmcg as d; "
+        "import sys; sys.path.insert(0, {root!r}); import codegen.generate.models._dmcg as d; "
         "real = d._run; d._run = lambda request: (print('chatter'), real(request))[1]; "
         "d.serve()"
     )

@@ -1,12 +1,13 @@
 """The official JSON-Schema-Test-Suite (every draft) through the export, judged by Ajv.
 
 Each group's contract is loaded as ``tests/test_json_schema_suite.py`` loads it (its draft,
-the suite's remotes mapped), exported (:class:`codegen.generate.export_docs.ExportDocuments`,
-the bundle as :mod:`codegen.generate.export` writes it: one draft 2020-12 compound document),
-and Ajv2020, with the npm package's options, judges every case from that bundle. The models
-decide every judged case as the suite does (that test proves it), so Ajv must too: but for the
-groups the npm package refuses (:func:`codegen.generate.ajv_limits.check_ajv_decides`: where
-Ajv misreads ``unevaluated*``), which are counted, and must hold every group where Ajv errs.
+the suite's remotes mapped), exported
+(:class:`codegen.generate.consumers.export_docs.ExportDocuments`, the bundle as
+:mod:`codegen.generate.consumers.export` writes it: one draft 2020-12 compound document), and
+Ajv2020, with the npm package's options, judges every case from that bundle. The models decide
+every judged case as the suite does (that test proves it), so Ajv must too: but for the groups the
+npm package refuses (:func:`codegen.generate.consumers.ajv_limits.check_ajv_decides`: where Ajv
+misreads ``unevaluated*``), which are counted, and must hold every group where Ajv errs.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ import pytest
 from codegen.core.config import load_config
 from codegen.core.errors import CodegenError, SchemaError
 from codegen.core.loader import load_tree
-from codegen.generate.ajv_limits import check_ajv_decides, own_properties
-from codegen.generate.export import _bundle
-from codegen.generate.export_docs import ExportDocuments
-from codegen.generate.records import dump
+from codegen.generate.consumers.ajv_limits import check_ajv_decides, own_properties
+from codegen.generate.consumers.export import _bundle
+from codegen.generate.consumers.export_docs import ExportDocuments
+from codegen.generate.files.records import dump
 from tests import _suite
 from tests.consumers.test_typescript import TS, ensure_node
 from tests.test_json_schema_suite import REFUSABLE

@@ -16,7 +16,7 @@ from typing import Any
 from codegen.breaking.engine.scopes import Scope, bound, entered
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
-from codegen.generate.guards import ANNOTATIONS, KEYWORDS
+from codegen.generate.models.checks.guards import ANNOTATIONS, KEYWORDS
 
 __all__ = [
     "IGNORED",

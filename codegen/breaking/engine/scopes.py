@@ -4,9 +4,9 @@ A ``$dynamicRef`` (2019-09's ``$recursiveRef``) looking for an anchor leads to t
 resource of the dynamic scope that declares that anchor, else to its static target
 (``SchemaFile.dynamic`` names the anchor it looks for, None for one that is a plain ``$ref``;
 ``SchemaFile.resources`` the anchors each resource declares). The engine follows the scope
-statically, as the generator compiles it (:mod:`codegen.generate.predicates`): a schema node
-carries the scope of the path that reached it, each resource entered binds the anchors that
-no resource entered before declares, and two nodes at the same place with different scopes are
+statically, as the generator compiles it (:mod:`codegen.generate.models.checks.predicates`): a
+schema node carries the scope of the path that reached it, each resource entered binds the anchors
+that no resource entered before declares, and two nodes at the same place with different scopes are
 different nodes. Scopes only grow, and there are finitely many, so recursion through dynamic
 references is followed like any other.
 """

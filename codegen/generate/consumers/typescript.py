@@ -1,0 +1,325 @@
+"""TypeScript declarations of the contracts: one ``.d.ts`` module per schema file.
+
+Emitted from the schemas as the generator reads them (the loaded tree, the classes of the
+Python package, the references between files), never from ``model_json_schema()``. Every class
+of the Python package (a file's root, a titled ``$defs`` entry) is an exported type of the same
+name. A type describes a document as ``validate`` accepts it, so it holds every document the
+schema accepts, and is exact where TypeScript can say it:
+
+* a property not in ``required`` is optional (``?:``): it may be absent from the document,
+  whether its Python field is ``MISSING`` then or takes its ``default`` (shown as
+  ``@default``);
+* a ``type`` list is a union (``string | null``); ``enum`` and ``const`` are literal types
+  (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
+  discriminated union: each branch has its own literal tag), ``allOf`` an intersection;
+  ``prefixItems`` is a tuple (elements past ``minItems`` optional, a rest unless ``items`` is
+  false);
+* an object closed by ``additionalProperties: false`` declares its properties only (a literal
+  with another key does not compile); an open one, or one with ``patternProperties``, has an
+  index signature; a subclass closed by ``unevaluatedProperties: false`` lists its bases'
+  properties beside its own (and those its rules name, as ``unknown``);
+* what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, ``not``, the
+  cross-field rules) is left to ``validate``: the type is wider there, never narrower.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from codegen.core.errors import SchemaError
+from codegen.core.jsonpos import resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.consumers.ts_schema import evaluated_names, list_of, literal_types, types_of
+from codegen.generate.consumers.ts_text import (
+    NEVER,
+    UNKNOWN,
+    TsType,
+    array_of,
+    doc_comment,
+    intersection,
+    property_key,
+    union,
+)
+from codegen.generate.rules import is_base
+
+__all__ = ["ClassNames", "class_names", "declaration_module", "module_path"]
+
+# (file, pointer) of a class node -> its type name
+ClassNames = Mapping[tuple[str, str], str]
+_Stack = frozenset[tuple[str, str]]
+# Names TypeScript reserves that a type may not take (lint's TITLE_IS_CLASS_NAME keeps titles
+# capitalised, but generate runs without the lint).
+_RESERVED = frozenset(
+    {
+        "any", "bigint", "boolean", "break", "case", "catch", "class", "const", "continue",
+        "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false",
+        "finally", "for", "function", "if", "import", "in", "instanceof", "never", "new", "null",
+        "number", "object", "return", "string", "super", "switch", "symbol", "this", "throw",
+        "true", "try", "typeof", "undefined", "unknown", "var", "void", "while", "with",
+    }
+)  # fmt: skip
+
+
+def class_names(tree: SchemaTree) -> dict[tuple[str, str], str]:
+    """The type name of every class node (``SchemaFile.classes``: the Python class names);
+    refuses names TypeScript cannot declare or that two classes share."""
+    names: dict[tuple[str, str], str] = {}
+    owners: dict[str, SchemaFile] = {}
+    for schema in tree.files:
+        for pointer, name in schema.classes.items():
+            node = resolve_pointer(schema.data, pointer)
+            where = schema.loc(f"{pointer}/title" if "title" in node else pointer)
+            if not name.isidentifier() or name in _RESERVED:
+                raise SchemaError(
+                    f"class name {name!r} cannot name a TypeScript type: use a class name",
+                    where,
+                    "TITLE_IS_CLASS_NAME",
+                )
+            if name in owners:
+                raise SchemaError(
+                    f"class name {name!r} is already generated from {owners[name].rel}",
+                    where,
+                    "TITLE_UNIQUE",
+                )
+            owners[name] = schema
+            names[schema.rel.as_posix(), pointer] = name
+    return names
+
+
+def module_path(schema: SchemaFile) -> PurePosixPath:
+    """The declaration module of a schema file, relative to the package's ``types/``."""
+    return schema.rel.with_suffix(".d.ts")
+
+
+def declaration_module(
+    tree: SchemaTree, names: ClassNames, schema: SchemaFile, header: str
+) -> tuple[str, tuple[str, ...]]:
+    """The ``.d.ts`` text of ``schema``'s classes, and the names it exports."""
+    module = _Module(tree, names, schema)
+    rel = schema.rel.as_posix()
+    body: list[str] = []
+    exported: list[str] = []
+    for (owner, pointer), name in names.items():
+        if owner != rel:
+            continue
+        node = resolve_pointer(schema.data, pointer)
+        kind = module.of(schema, node, 0, frozenset())
+        body += ["", *doc_comment(node, "", default=False), f"export type {name} = {kind.text};"]
+        exported.append(name)
+    imports = []
+    for target in sorted({t.rel for t in module.imports.values()}):
+        found = sorted(n for n, t in module.imports.items() if t.rel == target)
+        here = posixpath.relpath(target.as_posix(), schema.rel.parent.as_posix())
+        path = here.removesuffix(".json") + ".js"
+        path = path if path.startswith("../") else f"./{path}"
+        imports.append(f"import type {{ {', '.join(found)} }} from {json.dumps(path)};")
+    return "\n".join([header, *imports, *body]) + "\n", tuple(exported)
+
+
+@dataclass
+class _Field:
+    kind: TsType
+    required: bool
+    doc: Any  # the property's schema, for its comment
+
+
+class _Module:
+    """The types of one schema file, and the classes of other files they name."""
+
+    def __init__(self, tree: SchemaTree, names: ClassNames, schema: SchemaFile) -> None:
+        self.tree = tree
+        self.names = names
+        self.schema = schema
+        self.imports: dict[str, SchemaFile] = {}
+
+    def of(self, schema: SchemaFile, node: Any, depth: int, stack: _Stack) -> TsType:
+        """The type of ``node`` (written in ``schema``), indented for ``depth``."""
+        if node is False:
+            return NEVER
+        if not isinstance(node, dict):
+            return UNKNOWN
+        parts: list[TsType] = []
+        if isinstance(node.get("$ref"), str):
+            parts.append(self.ref(schema, node["$ref"], depth, stack))
+        if isinstance(node.get("$dynamicRef"), str):  # any schema it may lead to
+            targets = [self.tree.resolve(schema, node["$dynamicRef"]), *self.anchored()]
+            parts.append(union(self.at(t, p, depth, stack) for t, p in targets))
+        kinds = types_of(node)
+        merged: set[int] = set()
+        values = literal_types(node, kinds)
+        if values is not None:
+            typed = values
+        elif kinds is not None:
+            typed, merged = self.typed(schema, node, kinds, depth, stack)
+        else:
+            typed = UNKNOWN
+        entries = list_of(node, "allOf")
+        parts += [
+            self.of(schema, e, depth, stack) for i, e in enumerate(entries) if i not in merged
+        ]
+        parts.append(typed)
+        for key in ("anyOf", "oneOf"):
+            if isinstance(node.get(key), list):
+                parts.append(union(self.of(schema, b, depth, stack) for b in node[key]))
+        return intersection(parts)
+
+    def ref(self, schema: SchemaFile, ref: str, depth: int, stack: _Stack) -> TsType:
+        target, pointer = self.tree.resolve(schema, ref)
+        return self.at(target, pointer, depth, stack)
+
+    def anchored(self) -> list[tuple[SchemaFile, str]]:
+        """Every schema a dynamic reference of the tree may be bound to."""
+        wanted = self.tree.dynamic_names
+        return [
+            (schema, at)
+            for schema in (*self.tree.files, *self.tree.external)
+            for anchors in schema.resources.values()
+            for name, at in anchors.items()
+            if name in wanted
+        ]
+
+    def at(self, target: SchemaFile, pointer: str, depth: int, stack: _Stack) -> TsType:
+        """The type of the schema at ``pointer`` of ``target``: its class, or it inline."""
+        key = (target.rel.as_posix(), pointer)
+        name = self.names.get(key)
+        if name is not None:
+            if target is not self.schema:
+                self.imports[name] = target
+            return TsType(name)
+        if key in stack:
+            return UNKNOWN  # an untitled definition that contains itself: validate decides
+        return self.of(target, resolve_pointer(target.data, pointer), depth, stack | {key})
+
+    def typed(
+        self, schema: SchemaFile, node: dict[str, Any], kinds: list[str], depth: int, stack: _Stack
+    ) -> tuple[TsType, set[int]]:
+        members: list[TsType] = []
+        merged: set[int] = set()
+        for kind in kinds:
+            if kind in ("string", "boolean", "null"):
+                members.append(TsType(kind))
+            elif kind in ("integer", "number"):
+                members.append(TsType("number"))
+            elif kind == "array":
+                members.append(self.array(schema, node, depth, stack))
+            elif kind == "object":
+                shape, merged = self.object(schema, node, depth, stack)
+                members.append(shape)
+        return union(members), merged
+
+    def array(self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack) -> TsType:
+        prefix = node.get("prefixItems")
+        items = node.get("items", True)
+        if not isinstance(prefix, list):
+            return array_of(self.of(schema, items, depth, stack))
+        least = node.get("minItems", 0)
+        elements = []
+        for index, item in enumerate(prefix):
+            kind = self.of(schema, item, depth, stack)
+            optional = not isinstance(least, int) or index >= least
+            elements.append(f"{kind.grouped}?" if optional else kind.text)
+        if items is not False:
+            elements.append(f"...{array_of(self.of(schema, items, depth, stack)).text}")
+        return TsType(f"[{', '.join(elements)}]")
+
+    def object(
+        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
+    ) -> tuple[TsType, set[int]]:
+        fields: dict[str, _Field] = {}
+        merged: set[int] = set()
+        closes = node.get("unevaluatedProperties") is False and "additionalProperties" not in node
+        if closes:  # the bases' properties are evaluated in place: list them here
+            for index, entry in enumerate(list_of(node, "allOf")):
+                base = self.base_fields(schema, entry, depth, stack) if is_base(entry) else None
+                if base is not None:
+                    _merge(fields, base)
+                    merged.add(index)
+        _merge(fields, self.own_fields(schema, node, depth, stack))
+        others: TsType | None
+        if closes:
+            names, open_ = evaluated_names(self.tree, schema, node)
+            for name in sorted(names - set(fields)):
+                fields[name] = _Field(UNKNOWN, False, None)  # declared by a rule only
+            others = UNKNOWN if open_ else None
+        else:
+            others = self.index_signature(schema, node, depth, stack)
+        if fields and others is not None:
+            others = UNKNOWN  # every declared property must fit the index signature
+        return _render_object(fields, others, depth), merged
+
+    def own_fields(
+        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
+    ) -> dict[str, _Field]:
+        properties = node.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        required = list_of(node, "required")
+        fields = {
+            name: _Field(self.of(schema, sub, depth + 1, stack), name in required, sub)
+            for name, sub in properties.items()
+        }
+        for name in required:  # required, declared by no property: any value
+            fields.setdefault(name, _Field(UNKNOWN, True, None))
+        return fields
+
+    def base_fields(
+        self, schema: SchemaFile, entry: dict[str, Any], depth: int, stack: _Stack
+    ) -> dict[str, _Field] | None:
+        """The properties of a base (and of its bases), or None when it is not a plain object."""
+        target, pointer = self.tree.resolve(schema, entry["$ref"])
+        node = resolve_pointer(target.data, pointer)
+        if not isinstance(node, dict) or types_of(node) != ["object"] or "$ref" in node:
+            return None
+        fields: dict[str, _Field] = {}
+        for sub in list_of(node, "allOf"):
+            if is_base(sub):
+                base = self.base_fields(target, sub, depth, stack)
+                if base is None:
+                    return None
+                _merge(fields, base)
+        _merge(fields, self.own_fields(target, node, depth, stack))
+        return fields
+
+    def index_signature(
+        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
+    ) -> TsType | None:
+        """What keys other than the declared ones may hold; None when there are none."""
+        extra = node.get("additionalProperties", True)
+        patterns = node.get("patternProperties")
+        values = [self.of(schema, s, depth + 1, stack) for s in (patterns or {}).values()]
+        if extra is not False:
+            values.append(self.of(schema, extra, depth + 1, stack))
+        return union(values) if values else None
+
+
+def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:
+    """Add ``more`` to ``fields``; a property declared by both holds both types."""
+    for name, field in more.items():
+        known = fields.get(name)
+        if known is None:
+            fields[name] = field
+        else:
+            fields[name] = _Field(
+                intersection([known.kind, field.kind]),
+                known.required or field.required,
+                field.doc if field.doc is not None else known.doc,
+            )
+
+
+def _render_object(fields: Mapping[str, _Field], index: TsType | None, depth: int) -> TsType:
+    if not fields:
+        return TsType(f"{{ [key: string]: {(index or NEVER).text} }}")
+    pad = "  " * (depth + 1)
+    lines = ["{"]
+    for name, field in fields.items():
+        lines += doc_comment(field.doc, pad)
+        mark = "" if field.required else "?"
+        lines.append(f"{pad}{property_key(name)}{mark}: {field.kind.text};")
+    if index is not None:
+        lines.append(f"{pad}[key: string]: {index.text};")
+    lines.append(f"{'  ' * depth}}}")
+    return TsType("\n".join(lines))

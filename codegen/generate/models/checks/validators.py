@@ -1,0 +1,214 @@
+"""The validator of each generated class: what its field types cannot say, as guard clauses.
+
+A class (a contract, or a titled ``$defs`` entry) gets one ``model_validator`` when its schema
+says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`) enforces. The
+validator reads the instance as JSON (``_json_view``: the fields that were given, by their JSON
+names) and raises a ``PydanticCustomError`` at the first part that does not hold:
+
+* each cross-field rule (a root ``if``/``then``/``else``, an ``allOf`` entry, each
+  ``dependentRequired`` and ``dependentSchemas`` entry) on its own, with the rule's
+  ``description`` as the message (error type ``schema_rule``);
+* then everything else the types leave out (error type ``schema``), naming the file.
+
+The predicates themselves are module-level functions
+(:mod:`codegen.generate.models.checks.predicates`), and the JSON helpers they call come from the
+package's ``_types`` module.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.checks.inline import inline_calls
+from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
+from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
+from codegen.generate.models.types.skeleton import Skeleton
+from codegen.generate.rules import find_rules, is_base, rule_message
+
+__all__ = ["ClassCheck", "ModuleChecks", "module_checks"]
+
+_RULE_KEYS = frozenset({"if", "then", "else", "dependentRequired", "dependentSchemas", "allOf"})
+_CONDITIONAL = frozenset({"if", "then", "else", "description", "$comment"})
+
+
+@dataclass(frozen=True)
+class ClassCheck:
+    """The validator method of one class: its name and its class-body lines (unindented)."""
+
+    class_name: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModuleChecks:
+    """A module's validators, the functions they call, and the helpers those need."""
+
+    classes: tuple[ClassCheck, ...]
+    functions: str
+    helpers: tuple[str, ...]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
+    """The validators of every class that ``schemas`` define in one module."""
+    compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
+    classes = []
+    for schema in schemas:
+        rel = schema.rel.as_posix()
+        for pointer, title in schema.classes.items():
+            node = resolve_pointer(schema.data, pointer)
+            guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
+            if guards:
+                classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
+    functions = compiler.out.source if compiler.out.lines else ""
+    if functions:
+        functions, methods = inline_calls(functions, [list(c.lines) for c in classes])
+        classes = [
+            ClassCheck(c.class_name, tuple(m)) for c, m in zip(classes, methods, strict=True)
+        ]
+    text = functions + "\n".join(line for c in classes for line in c.lines)
+    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}
+    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)))
+
+
+def _method(title: str, rel: str, pointer: str, guards: list[str]) -> list[str]:
+    where = f"schemas/{rel}" + (f"#{pointer}" if pointer else "")
+    return [
+        '@model_validator(mode="after")',
+        f"def _check_{_snake(title)}(self) -> Self:",
+        f'    """Enforce what the field types of {title} cannot, as {where} does."""',
+        "    x = _json_view(self)",
+        *("    " + line for line in guards),
+        "    return self",
+    ]
+
+
+class _ClassGuards:
+    def __init__(
+        self, compiler: PredicateCompiler, skeleton: Skeleton, schema: SchemaFile, pointer: str
+    ) -> None:
+        self.c = compiler
+        self.skeleton = skeleton
+        self.schema = schema
+        self.rel = schema.rel.as_posix()
+        self.pointer = pointer
+
+    def raise_lines(self, kind: str, message: str, where: str) -> list[str]:
+        return [
+            "    raise PydanticCustomError(",
+            f"        {kind!r}, {message!r}, {{'rule': {where!r}}}",
+            "    )",
+        ]
+
+    def guards(self, node: Any) -> list[str]:
+        key = (self.rel, self.pointer)
+        kept = self.skeleton.kept.get(key, frozenset())
+        splittable = isinstance(node, dict) and not (
+            {"unevaluatedProperties", "unevaluatedItems"} & set(node) - kept
+        )
+        lines: list[str] = []
+        if splittable and self.bases_are_classes(node):
+            for rule_pointer, rule in find_rules(node):
+                lines += self.rule(self.pointer + rule_pointer, rule, node)
+            if "properties" in kept:
+                lines += self.properties(node)
+                self.c.own_properties.add(key)
+            # The rest, without the rules (their only-$ref allOf entries are bases: classes).
+            self.skeleton.kept[key] = kept | _RULE_KEYS
+            try:
+                rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
+            finally:
+                self.skeleton.kept[key] = kept
+                self.c.own_properties.discard(key)
+        elif splittable:
+            # A base that is no class of its own: the rules are checked one by one, and the
+            # whole schema once more with every keyword (the base's included).
+            for rule_pointer, rule in find_rules(node):
+                lines += self.rule(self.pointer + rule_pointer, rule, node)
+            rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
+        else:
+            rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
+        if rest is not None:
+            where = f"{self.rel}#{self.pointer}"
+            message = f"the value does not satisfy schemas/{where}"
+            lines += [f"if not {rest}(x):", *self.raise_lines("schema", message, where)]
+        return lines
+
+    def properties(self, node: dict[str, Any]) -> list[str]:
+        """One guard per property whose schema says more than its field's type."""
+        lines = []
+        for name, sub in node["properties"].items():
+            here = f"{self.pointer}/properties/{escape_pointer(name)}"
+            check = self.c.boolean(self.schema, here, residual=True)
+            if check:
+                kept = self.skeleton.kept.get((self.rel, here), frozenset())
+                message = f"{name}: {_describe(sub, kept)}"
+                test = f"{name!r} in x and not {check}(x[{name!r}])"
+                lines += [f"if {test}:", *self.raise_lines("schema", message, f"{self.rel}#{here}")]
+        return lines
+
+    def bases_are_classes(self, node: dict[str, Any]) -> bool:
+        """Whether every ``allOf`` reference names a class, and the skeleton made each base
+        one of the class's bases (not so in a tree of dynamic references, or for a root model)."""
+        for index, entry in enumerate(node.get("allOf") or []):
+            if isinstance(entry, dict) and "$ref" in entry and isinstance(entry["$ref"], str):
+                target, pointer = self.c.tree.resolve(self.schema, entry["$ref"])
+                if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+                    return False
+                here = (self.rel, f"{self.pointer}/allOf/{index}")
+                if is_base(entry) and "$ref" not in self.skeleton.kept.get(here, frozenset()):
+                    return False
+        return True
+
+    def check(self, pointer: str) -> str:
+        return self.c.boolean(self.schema, pointer) or "_true"
+
+    def rule(self, pointer: str, rule: Any, node: dict[str, Any]) -> list[str]:
+        message = rule_message(pointer[len(self.pointer) :], rule, node)
+        where = f"{self.rel}#{pointer}"
+        if pointer == self.pointer and "if" not in rule:
+            return []  # then or else without if: they never apply
+        if isinstance(rule, dict) and "if" in rule and set(rule) <= _CONDITIONAL:
+            condition = self.check(f"{pointer}/if")
+            then = self.check(f"{pointer}/then") if "then" in rule else None
+            other = self.check(f"{pointer}/else") if "else" in rule else None
+            if then and other:
+                test = f"not ({then}(x) if {condition}(x) else {other}(x))"
+            elif then:
+                test = f"{condition}(x) and not {then}(x)"
+            elif other:
+                test = f"not {condition}(x) and not {other}(x)"
+            else:
+                return []
+        elif pointer_tokens(pointer)[-2] == "dependentRequired":
+            needed = " and ".join(f"{n!r} in x" for n in resolve_pointer(self.schema.data, pointer))
+            subject = pointer_tokens(pointer)[-1]
+            test = f"type(x) is dict and {subject!r} in x and not ({needed or 'True'})"
+        elif pointer_tokens(pointer)[-2] == "dependentSchemas":
+            subject = pointer_tokens(pointer)[-1]
+            test = f"type(x) is dict and {subject!r} in x and not {self.check(pointer)}(x)"
+        else:
+            test = f"not {self.check(pointer)}(x)"
+        return [f"if {test}:", *self.raise_lines("schema_rule", message, where)]
+
+
+def _describe(node: Any, kept: frozenset[str]) -> str:
+    """What a schema says beyond its field's type, for an error message."""
+    if node is False:
+        return "the property is not allowed"
+    if not isinstance(node, dict):
+        return "the value does not satisfy its schema"
+    said = [k for k in node if k not in kept and k not in ANNOTATIONS and k != "$id"]
+    parts = [
+        f"{k} {json.dumps(node[k])}" if isinstance(node[k], str | int | float | bool) else k
+        for k in said
+    ]
+    return "the value does not satisfy " + (", ".join(parts) or "its schema")

@@ -1,0 +1,240 @@
+"""The skeleton's judgements of shapes: nullability, tuples, tags, closed subclasses.
+
+:class:`Shapes` is the part of :mod:`codegen.generate.models.types.skeleton`'s stripper that
+decides, for one node, whether a form the generator would make of it is exact: whether its type
+refuses ``null``, whether a ``prefixItems`` array
+is an exact ``tuple``, which property tags a ``oneOf``'s branches, and whether a subclass is
+closed exactly by ``unevaluatedProperties: false``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
+from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.generate.rules import is_base
+
+if TYPE_CHECKING:
+    from codegen.generate.models.types.defaults import DefaultRule
+
+__all__ = [
+    "ANNOTATIONS",
+    "BOUNDS",
+    "LENGTHS",
+    "Shapes",
+    "Skeleton",
+    "literal_const",
+    "types",
+]
+
+ANNOTATIONS = ("$schema", "$id", "title", "description", "default", "examples", "deprecated",
+               "$comment")  # fmt: skip
+LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+@dataclass
+class Skeleton:
+    """The stripped documents, and the keywords their types enforce at each node."""
+
+    documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
+    kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
+    # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
+    tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+
+    def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
+        return self.kept.get((rel, pointer), frozenset())
+
+
+def types(node: Any) -> list[str] | None:
+    """The types a node names (a list without repetition), or None."""
+    kinds = node.get("type") if isinstance(node, dict) else None
+    if isinstance(kinds, str):
+        return [kinds]
+    if isinstance(kinds, list) and kinds and all(isinstance(k, str) for k in kinds):
+        return list(dict.fromkeys(kinds))
+    return None
+
+
+class Shapes:
+    """The judgements of one file's stripper (see the module's docstring)."""
+
+    tree: SchemaTree
+    schema: SchemaFile
+    rel: str
+    skeleton: Skeleton
+    defaults: DefaultRule
+
+    def typed_ref(self, ref: str) -> bool:
+        """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
+        its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
+        the path taken, which a class validating itself cannot know). Any other target is the
+        predicates' to check."""
+        if self.tree.dynamic:
+            return False
+        target, pointer = self.tree.resolve(self.schema, ref)
+        tokens = pointer_tokens(pointer)
+        defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
+        return defs and not target.external
+
+    @staticmethod
+    def untyped(stripped: Any) -> bool:
+        """Whether the skeleton leaves a schema without a type (its field is ``Any``): what it
+        accepts, null included, is the predicate's to decide, and an absent value must stay
+        absent (``MISSING``), never be written back as null."""
+        return isinstance(stripped, dict) and not set(stripped) - set(ANNOTATIONS)
+
+    def exact_tuples(self, pointer: str, properties: dict[str, Any], required: list[str]) -> None:
+        """Required properties holding exactly ``len(prefixItems)`` items become ``tuple[...]``.
+
+        That is when ``items`` is false and ``minItems`` is the prefix's length, and each item
+        is a scalar type or a class of this file (whose name is its title).
+        """
+        for name, sub in properties.items():
+            if name not in required or not isinstance(sub, dict):
+                continue
+            prefix = sub.get("prefixItems")
+            if not (
+                sub.get("type") == "array"
+                and isinstance(prefix, list)
+                and prefix
+                and sub.get("items") is False
+                and sub.get("minItems") == len(prefix)
+            ):
+                continue
+            types = [self.item_type(item) for item in prefix]
+            if None in types:
+                continue
+            annotation = f"tuple[{', '.join(t for t in types if t)}]"
+            self.skeleton.tuples.setdefault((self.rel, pointer), {})[name] = annotation
+            here = f"{pointer}/properties/{escape_pointer(name)}"
+            self.skeleton.kept[(self.rel, here)] = frozenset(
+                {"type", "prefixItems", "items", "minItems", "maxItems"} & set(sub)
+            )
+
+    def item_type(self, item: Any) -> str | None:
+        """The Python type of a tuple's item, when one name says it exactly."""
+        if not isinstance(item, dict):
+            return None
+        scalars = {"string": "StrictStr", "integer": "JsonInt", "number": "JsonNumber",
+                   "boolean": "StrictBool", "null": "None"}  # fmt: skip
+        said = set(item) - set(ANNOTATIONS)
+        if item.get("type") == "integer" and not self.schema.draft.float_integers:
+            return None  # draft-04's integer: a list, its items checked by the predicates
+        if said == {"type"} and item["type"] in scalars:
+            return scalars[item["type"]]
+        if said == {"$ref"} and isinstance(item["$ref"], str):
+            target, pointer = self.tree.resolve(self.schema, item["$ref"])
+            node = resolve_pointer(target.data, pointer)
+            if target is self.schema and (self.rel, pointer) in self.skeleton.classes:
+                return str(node.get("title"))
+        return None
+
+    def tag(self, branches: list[Any]) -> str | None:
+        """The property whose string ``const`` tells a ``oneOf``'s branches apart, if any.
+
+        Each branch must be a ``$ref`` the skeleton types (to a class, which validates itself;
+        none is where a reference of the tree is dynamic) of an object type that requires the
+        property and gives it a ``const`` of its own, which the skeleton keeps as a ``Literal``.
+        """
+        tags: list[dict[str, str]] = []
+        for branch in branches:
+            if not is_base(branch) or not self.typed_ref(branch["$ref"]):
+                return None
+            target, pointer = self.tree.resolve(self.schema, branch["$ref"])
+            if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+                return None
+            data = resolve_pointer(target.data, pointer)
+            if not isinstance(data, dict) or data.get("type") != "object":
+                return None
+            required = data.get("required") or []
+            consts = {
+                name: sub["const"]
+                for name, sub in (data.get("properties") or {}).items()
+                if isinstance(sub, dict) and literal_const(sub) and name in required
+            }
+            tags.append(consts)
+        shared = set.intersection(*(set(t) for t in tags)) if tags else set()
+        for name in sorted(shared):
+            values = [t[name] for t in tags]
+            if len(set(values)) == len(values):
+                return name
+        return None
+
+    def refuses_null(self, stripped: Any) -> bool:
+        """Whether the skeleton's type for a stripped schema refuses null (and so must not
+        default to None)."""
+        if not isinstance(stripped, dict):
+            return False
+        kinds = types(stripped)
+        if kinds is not None:
+            return "null" not in kinds
+        if "const" in stripped or "enum" in stripped:  # kept only for strings
+            return True
+        for key in ("anyOf", "oneOf"):
+            if key in stripped:  # a union refuses null when each of its members does
+                return all(self.refuses_null(branch) for branch in stripped[key])
+        if set(stripped) - {*ANNOTATIONS, "$ref"} or "$ref" not in stripped:
+            return False
+        target, pointer = self.tree.resolve(self.schema, stripped["$ref"])
+        if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
+            return False
+        node = resolve_pointer(target.data, pointer)
+        kinds = types(node) if isinstance(node, dict) else None
+        return kinds is not None and "null" not in kinds and "$ref" not in node
+
+    def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
+        """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
+
+        It is when every property evaluated in place is declared by the class or a base: each
+        base is a plain object contract, itself open, without bases of its own, and the rules
+        of the class and of its bases name declared properties only.
+        """
+        if {"additionalProperties", "patternProperties", "$ref", "anyOf", "oneOf", "not"} & set(
+            node
+        ):
+            return False
+        declared = set(node.get("properties") or {})
+        for entry in bases:
+            base, pointer = self.tree.resolve(self.schema, entry["$ref"])
+            data = base.data if not pointer else None
+            if not isinstance(data, dict) or data.get("type") != "object":
+                return False
+            if {"additionalProperties", "patternProperties", "unevaluatedProperties", "$ref",
+                "anyOf", "oneOf", "not"} & set(data):  # fmt: skip
+                return False
+            if any(is_base(e) for e in data.get("allOf") or []):
+                return False  # bases of bases: not needed by any contract yet
+            declared |= set(data.get("properties") or {})
+            if not _rules_name_declared(data, set(data.get("properties") or {})):
+                return False
+        return _rules_name_declared(node, declared)
+
+
+def literal_const(node: dict[str, Any]) -> bool:
+    """Whether the skeleton keeps a node's string ``const`` as a ``Literal`` (a tag must be one:
+    else the generator names the branch's tag value after its ``$defs`` key)."""
+    if not isinstance(node.get("const"), str) or "enum" in node:
+        return False
+    if "type" in node:
+        return bool(node["type"] == "string")  # beside null, the predicates check the const
+    return not {"$ref", "anyOf", "oneOf"} & set(node)  # those come first in the skeleton
+
+
+def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
+    """Whether the rules of ``data`` evaluate only ``declared`` properties."""
+    rules = [data[k] for k in ("if", "then", "else") if k in data]
+    rules += [e for e in data.get("allOf") or [] if not is_base(e)]
+    rules += list((data.get("dependentSchemas") or {}).values())
+    for rule in rules:
+        for _, node in iter_subschemas(rule):
+            if {"$ref", "patternProperties", "additionalProperties", "unevaluatedProperties"} & set(
+                node
+            ):
+                return False
+            if not set(node.get("properties") or {}) <= declared:
+                return False
+    return True
