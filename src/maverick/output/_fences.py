@@ -26,28 +26,29 @@ A *json* block is one whose info string starts with the word ``json`` in any ASC
 followed by whitespace or nothing: ```` ```json ````, ```` ```JSON ````, ``~~~json``,
 ```` ```json {.answer} ````; not ``json5``, ``jsonc`` or ``json{.answer}``.
 
-How it stays linear and fast. No Python code runs per line, and none per block in the common
-cases: all the work is done by a few compiled patterns, on a copy of the text whose line
-breaks are all ``\\n`` (same offsets). Each pattern is anchored on a line break and uses only
-possessive quantifiers, so the engine never backtracks beyond the line it is on. One match
-takes a whole block (opening line, content lines, closing line: the closing fence is found by
-a backreference to the opening run); after a block that is not json, the same match goes on
-through the lines and the "simple" blocks (fence runs of three to sixteen characters, needing no
-backreference) that follow, until the next json block or other fence, so that a text of
-250,000 fences costs a handful of matches. And `find_json_block` does not even read the
-content of the json answer in the common case (see there).
+The patterns that find the blocks, and how they stay linear, are in
+:mod:`maverick.output._fence_patterns`.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-import functools
 import itertools
-import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from maverick.output._fence_patterns import (
+    CLOSING_LINE,
+    FENCE_LIKE,
+    FENCE_LIKE_SPAN,
+    FIRST_WORD,
+    IS_JSON,
+    JSON_INFO,
+    PATTERNS,
+    Patterns,
+)
 
 __all__ = [
     "FencedBlock",
@@ -58,141 +59,13 @@ __all__ = [
     "scan_fences",
 ]
 
-# The patterns run on a scan copy, where every line break is a "\n". Keep capturing groups out
-# of possessive repetitions: CPython 3.11's re gets their spans wrong (or raises SystemError,
-# "The span of capturing group is wrong"); the repetitions below hold none.
-# At a line break or at the end of the text (cheaper for the engine than (?=\n|\Z)).
-_EOL = r"(?!.)"
-# A json info string, right after the fence run: spaces and tabs, the four letters in any
-# ASCII case, then whitespace or the end. [jJ]... rather than (?i), which would also match the
-# Kelvin sign and the long s.
-_JSON_WORD = r"[ \t]*+[jJ][sS][oO][nN](?!\S)"
-_INFO = {"`": r"[^`\n]*+", "~": r"[^\n]*+"}
-_SIMPLE_RUN_MAX = 16
-
-
-def _opener(p: str, char: str, *, json: bool | None) -> str:
-    """The opening line of a fence from its run on, in groups ``{p}run`` and ``{p}info``.
-
-    ``json``: True for json openers only; False or None for any opener. Where json openers
-    are tried first (in an earlier alternative), the other alternatives need no check.
-    """
-    c = re.escape(char)
-    look = rf"(?={_JSON_WORD})" if json else ""
-    return rf"(?P<{p}run>{c}{{3,}}+){look}(?P<{p}info>{_INFO[char]}){_EOL}"
-
-
-def _rest(p: str, char: str) -> str:
-    """The content lines and the closing fence (group ``{p}close``) of the block whose run is
-    group ``{p}run``. Content lines: a line break, then a line that is not a closing fence."""
-    c = re.escape(char)
-    closer = rf"[ ]{{0,3}}+(?P={p}run){c}*+[ \t]*+{_EOL}"
-    return rf"(?:\n(?!{closer})[^\n]*+)*+(?P<{p}close>\n{closer})?"
-
-
-def _simple_blocks(char: str) -> str:
-    """A block, json or not, whose fence run is 3 to `_SIMPLE_RUN_MAX` chars long, matched with
-    no group and no backreference: one branch per run length, nested so that the engine reads
-    the run once, one character per level."""
-    c = re.escape(char)
-    pattern = ""
-    for run in range(_SIMPLE_RUN_MAX, 2, -1):
-        closer = rf"[ ]{{0,3}}+{c}{{{run},}}+[ \t]*+{_EOL}"
-        rest = rf"(?!{c}){_INFO[char]}{_EOL}(?:\n(?!{closer})[^\n]*+)*+(?:\n{closer})?"
-        pattern = rf"(?:{rest}|{c}{pattern})" if pattern else rest
-    return c * 3 + pattern
-
-
-# What may follow a non-json block in the same match: lines that cannot be fences, and simple
-# blocks that are not json. It stops before a json opening fence, before a longer fence, and
-# before a line that looks like a fence but is none (e.g. "```a`"): the search resumes there.
-_FOLLOWERS = (
-    r"(?:\n(?:(?![ ]{0,3}+(?:```|~~~))[^\n]*+|[ ]{0,3}+(?![`~]++"
-    + _JSON_WORD
-    + r")(?:"
-    + _simple_blocks("`")
-    + "|"
-    + _simple_blocks("~")
-    + r")))*+"
-)
-
-# A block that is not json, and what follows it.
-_OTHERS = (
-    "(?:"
-    + _opener("b", "`", json=False)
-    + _rest("b", "`")
-    + "|"
-    + _opener("t", "~", json=False)
-    + _rest("t", "~")
-    + ")"
-    + _FOLLOWERS
-)
-
-_Patterns = tuple[re.Pattern[str], re.Pattern[str]]
-
-
-def _compile(*alternatives: str) -> _Patterns:
-    """The alternatives after up to three spaces, anchored at the start of the text and after
-    a ``\\n`` (a pattern starting with a literal character is searched for much faster than
-    one starting with a character class)."""
-    body = r"[ ]{0,3}+(?:" + "|".join(alternatives) + ")"
-    return re.compile(r"\A" + body), re.compile(r"\n" + body)
-
-
-class _Compiled:
-    """The big patterns, compiled on first use (that takes tens of milliseconds)."""
-
-    @functools.cached_property
-    def each(self) -> _Patterns:
-        """Every block, one match each (for `scan_fences`)."""
-        return _compile(
-            _opener("b", "`", json=None) + _rest("b", "`"),
-            _opener("t", "~", json=None) + _rest("t", "~"),
-        )
-
-    @functools.cached_property
-    def json_blocks(self) -> _Patterns:
-        """Every json block, one match each, its group ``json`` set; the other blocks and
-        lines in bulk."""
-        return _compile(
-            "(?P<json>"
-            + _opener("jb", "`", json=True)
-            + _rest("jb", "`")
-            + "|"
-            + _opener("jt", "~", json=True)
-            + _rest("jt", "~")
-            + ")",
-            _OTHERS,
-        )
-
-    @functools.cached_property
-    def forward(self) -> _Patterns:
-        """The opening line only of each json block, its group ``json`` set; the other blocks
-        and lines in bulk."""
-        return _compile(
-            "(?P<json>" + _opener("jb", "`", json=True) + "|" + _opener("jt", "~", json=True) + ")",
-            _OTHERS,
-        )
-
-
-_PATTERNS = _Compiled()
-# Truthy for the matches of a json block: filters matches without a Python call per match.
-_IS_JSON = operator.methodcaller("group", "json")
-
-# Any line that could be a fence in some state: at most three spaces, then three fence chars.
-_FENCE_LIKE = re.compile(r"\n[ ]{0,3}+(?:```|~~~)")
-_FENCE_LIKE_SPAN = 7  # the longest match of _FENCE_LIKE
-_CLOSING_LINE = re.compile(r"[ ]{0,3}+(`{3,}+|~{3,}+)[ \t]*+(?![^\r\n])")
-_JSON_INFO = re.compile(_JSON_WORD)
-_FIRST_WORD = re.compile(r"\S*")
-
 _DIAGNOSTIC_BLOCKS = 3
 
 
 def is_json_info(info: str) -> bool:
     """Whether an info string marks a json block: it starts with the word ``json``, in any
     ASCII case, followed by whitespace or nothing."""
-    return _JSON_INFO.match(info) is not None
+    return JSON_INFO.match(info) is not None
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -234,7 +107,7 @@ class FencedBlock:
     @property
     def lang(self) -> str:
         """The first word of the info string: up to the first whitespace ('' when none)."""
-        m = _FIRST_WORD.match(self.info)
+        m = FIRST_WORD.match(self.info)
         return "" if m is None else m.group()
 
     @property
@@ -288,7 +161,7 @@ def _scan_copy(text: str) -> str:
     return text.replace("\r", "\n") if "\r" in text else text
 
 
-def _matches(scan: str, patterns: _Patterns) -> Iterator[re.Match[str]]:
+def _matches(scan: str, patterns: Patterns) -> Iterator[re.Match[str]]:
     """Successive matches in a scan copy, from its start."""
     first = patterns[0].match(scan)
     rest = patterns[1].finditer(scan, 0 if first is None else first.end())
@@ -326,13 +199,13 @@ def _block_from_match(text: str, m: re.Match[str]) -> FencedBlock:
 
 def scan_fences(text: str) -> list[FencedBlock]:
     """Every fenced code block of ``text``, in order. Linear time."""
-    return [_block_from_match(text, m) for m in _matches(_scan_copy(text), _PATTERNS.each)]
+    return [_block_from_match(text, m) for m in _matches(_scan_copy(text), PATTERNS.each)]
 
 
 def _no_json_block(text: str, scan: str) -> JsonBlockSearch:
     head = [
         _block_from_match(text, m)
-        for m in itertools.islice(_matches(scan, _PATTERNS.each), _DIAGNOSTIC_BLOCKS + 1)
+        for m in itertools.islice(_matches(scan, PATTERNS.each), _DIAGNOSTIC_BLOCKS + 1)
     ]
     return JsonBlockSearch(
         None, True, tuple(head[:_DIAGNOSTIC_BLOCKS]), len(head) > _DIAGNOSTIC_BLOCKS
@@ -341,7 +214,7 @@ def _no_json_block(text: str, scan: str) -> JsonBlockSearch:
 
 def _exact_json_block(text: str) -> JsonBlockSearch:
     scan = _scan_copy(text)
-    last = collections.deque(filter(_IS_JSON, _matches(scan, _PATTERNS.json_blocks)), maxlen=1)
+    last = collections.deque(filter(IS_JSON, _matches(scan, PATTERNS.json_blocks)), maxlen=1)
     if not last:
         return _no_json_block(text, scan)
     return JsonBlockSearch(_block_from_match(text, last[0]), True)
@@ -361,8 +234,8 @@ def _last_fence_like_line(scan: str, lo: int) -> int:
         start = max(lo, hi - window)
         # A match starts at the break before its line (the break before `lo` is at lo - 1).
         # Matches starting at hi - 1 or later were looked for by the previous window.
-        end = min(len(scan), hi + _FENCE_LIKE_SPAN)
-        last = collections.deque(_FENCE_LIKE.finditer(scan, max(start - 1, 0), end), maxlen=1)
+        end = min(len(scan), hi + FENCE_LIKE_SPAN)
+        last = collections.deque(FENCE_LIKE.finditer(scan, max(start - 1, 0), end), maxlen=1)
         if last:
             return last[0].start() + 1
         hi = start
@@ -372,7 +245,7 @@ def _last_fence_like_line(scan: str, lo: int) -> int:
 
 def _speculative_json_block(text: str) -> JsonBlockSearch | None:
     scan = _scan_copy(text)
-    opener = next(filter(_IS_JSON, _matches(scan, _PATTERNS.forward)), None)
+    opener = next(filter(IS_JSON, _matches(scan, PATTERNS.forward)), None)
     if opener is None:
         # The forward scan went through the whole text: no json block at all, exactly.
         return _no_json_block(text, scan)
@@ -382,7 +255,7 @@ def _speculative_json_block(text: str) -> JsonBlockSearch | None:
     closing = _last_fence_like_line(scan, guess.content_start)
     if closing < 0:
         return None
-    closer = _CLOSING_LINE.match(text, closing)
+    closer = CLOSING_LINE.match(text, closing)
     run = guess.fence
     if closer is None or closer.group(1)[0] != run[0] or len(closer.group(1)) < len(run):
         return None
