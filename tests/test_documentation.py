@@ -78,9 +78,9 @@ def sections(page: Path) -> list[Section]:
 
 
 def first_code(cell: str) -> str | None:
-    """The first code span of a table cell (``|`` is written ``\\|`` inside a table)."""
+    """The first code span of a table cell."""
     match = re.match(r"\s*`([^`]+)`", cell)
-    return None if match is None else match.group(1).replace("\\|", "|")
+    return None if match is None else match.group(1)
 
 
 def show(page: Path) -> str:
@@ -327,9 +327,10 @@ def test_the_command_line_page_documents_every_subcommand_option_and_choice() ->
                 )
                 continue
             choices = sorted(str(c) for c in action.choices or ())
-            if choices and sorted(rows[name].split("|")) != choices:
+            given = rows[name].removeprefix("{").removesuffix("}").split(",")
+            if choices and sorted(given) != choices:
                 problems.append(
-                    f"{show(page)}, section `{command}`: `{name}` takes {'|'.join(choices)}, "
+                    f"{show(page)}, section `{command}`: `{name}` takes {{{','.join(choices)}}}, "
                     f"its row says `{name} {rows[name]}`"
                 )
         for name in sorted(set(rows) - set(_options(parser))):
