@@ -232,6 +232,8 @@ def test_the_configuration_page_documents_every_key_the_loader_reads(tmp_path: P
             )
     for key, heading in sorted(page.documented.items()):
         table, name = _table_and_key(key)
+        # A row for a name of the user's (`<agent>`) documents what the code reads by
+        # iterating the table, never by name: only the example holds it.
         if key[-1] != "*" and key not in read:
             problems.append(
                 f"{show(page.page)}, section {heading}: `{name}` of {table} is documented, but "
