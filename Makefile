@@ -11,7 +11,7 @@ NODE_MODULES := $(TS_CONSUMER)/node_modules/.maverick-npm-ci
 EXPORT_OUT   ?= export
 NPM_OUT      ?= npm
 
-.PHONY: generate check lint test bench clean-venv
+.PHONY: generate check lint test docs bench clean-venv
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -73,9 +73,15 @@ lint: $(DEV)
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
 
-## test: the schema lint, the drift check, lint, then the whole test suite: on every core
-## (TEST_WORKERS, default auto; a test module's fixtures are built once, on one worker), then
-## the tests marked timing (wall-clock bounds) alone. pytest's "no tests ran" fails either run.
+## docs: build the documentation site (mkdocs.yml, docs/) into site/, strict: a broken link or
+## anchor, or a page the navigation leaves out, fails
+SITE_DIR ?= site
+docs: $(DEV)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir $(SITE_DIR)
+
+## test: the schema lint, the drift check, lint, the documentation site (make docs), then the
+## whole test suite: on every core (TEST_WORKERS, default auto; a test module's fixtures are
+## built once, on one worker), then the tests marked timing (wall-clock bounds) alone. pytest's "no tests ran" fails either run.
 TEST_WORKERS ?= auto
 TIMING_TESTS = $(shell grep -rlE --include='test_*.py' 'mark\.timing' tests)
 PYTEST_RC = rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
@@ -84,6 +90,7 @@ test: $(DEV) $(NODE_MODULES)
 	$(PY) -m codegen lint
 	$(PY) -m codegen check
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory docs
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not timing"; $(PYTEST_RC)
 	$(PY) -m pytest -m timing $(TIMING_TESTS); $(PYTEST_RC)
 

@@ -29,7 +29,7 @@ def changelog_options(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("markdown", "json"),
         default="markdown",
-        help="markdown (a section per contract) or json (stable keys, see the README)",
+        help="markdown (a section per contract) or json (stable keys, see docs/evolving.md)",
     )
     parser.add_argument(
         "--released",

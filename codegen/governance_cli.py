@@ -278,7 +278,8 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         if chosen:
             print(
                 f"{len(chosen)} breaking changes in {against}. Contracts change additively "
-                "only: see 'How to evolve a contract' in the README of maverick-contracts",
+                "only: see 'Evolving a contract' (docs/evolving.md) in the documentation of "
+                "maverick-contracts",
                 file=out,
             )
         else:

@@ -124,8 +124,8 @@ def run_init(args: argparse.Namespace, out: TextIO) -> int:
     if where is not None:
         raise CodegenError(
             f"{config.name} already has a [{TABLE}] table: init writes a new one only, and never "
-            "changes one; edit it (see the README of maverick-contracts), or remove it and run "
-            "init again",
+            "changes one; edit it (docs/configuration.md of maverick-contracts lists every key), "
+            "or remove it and run init again",
             where,
             "CONFIG",
         )
@@ -158,8 +158,10 @@ def run_init(args: argparse.Namespace, out: TextIO) -> int:
     table = _table(relative, output_dir, package, draft, why)
     written = (text.rstrip("\n") + "\n\n" if text.strip() else "") + table
     _write_checked(config, written)
-    told = ", ".join(f"{drafts[name]} {name}" for name in order if drafts[name])
-    told += (", " if told else "") + (f"{unnamed} without $schema" if unnamed else "")
+    told = ", ".join(
+        [f"{drafts[name]} {name}" for name in order if drafts[name]]
+        + ([f"{unnamed} without $schema"] if unnamed else [])
+    )
     print(f"wrote [{TABLE}] to {config}:\n", file=out)
     out.write(table)
     print(

@@ -33,7 +33,7 @@ from tests._suite import importable
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # The files no generator here can take, each with the rule of its refusal and the construct the
-# README lists as unsupported.
+# documentation lists as refused (docs/schemas.md, "What is refused").
 REFUSED = {
     "jsonschema-draft3/draft3-metaschema.json": (
         "DRAFT",
@@ -197,9 +197,9 @@ def table(outcomes: list[Outcome]) -> tuple[str, Counter[str]]:
 REFUSAL = re.compile(r"[^\n]+?:\d+:\d+: .+ at /\S* \((?P<rule>[A-Z][A-Z0-9_]*)\)")
 
 
-def broken(outcomes: list[Outcome], readme: str) -> list[str]:
+def broken(outcomes: list[Outcome], refusals: str) -> list[str]:
     """Every file that neither generated nor was refused as :data:`REFUSED` says, with a rule
-    the README lists; every document the model decides otherwise than python-jsonschema."""
+    docs/schemas.md lists; every document the model decides otherwise than python-jsonschema."""
     found = []
     for outcome in outcomes:
         if outcome.rel in REFUSED:
@@ -207,8 +207,8 @@ def broken(outcomes: list[Outcome], readme: str) -> list[str]:
             rule = REFUSED[outcome.rel][0]
             if outcome.status != "refused" or m is None or m["rule"] != rule:
                 found.append(f"{outcome.rel}: expected a refusal ({rule}): {outcome.detail}")
-            elif f"(`{rule}`" not in readme:
-                found.append(f"{outcome.rel}: the README lists no refusal {rule}")
+            elif f"(`{rule}`" not in refusals:
+                found.append(f"{outcome.rel}: docs/schemas.md lists no refusal {rule}")
         elif outcome.status != "generated":
             found.append(f"{outcome.rel}: {outcome.status}: {outcome.detail[:600]}")
         found += outcome.problems()

@@ -1,7 +1,7 @@
 """Real schemas no one here wrote (tests/corpus/): OpenAPI, Swagger, Ajv's, tools' schemas.
 
 Every file of these sources generates (or is refused as ``tests/_corpus.py`` lists, with a rule
-the README names) and every stored document is decided by the generated model as
+docs/schemas.md names) and every stored document is decided by the generated model as
 python-jsonschema decides it (the file's own draft, ECMA-262 patterns): no disagreement, no
 crash. ``tests/test_corpus_protocols.py`` runs the other sources (a module each, so that the
 two run side by side); ``bench/bench_corpus.py`` prints the table beside plain
@@ -19,7 +19,8 @@ from tests import _corpus
 
 # Every source but those tests/test_corpus_protocols.py runs.
 SOURCES = tuple(s for s in _corpus.sources() if s not in _corpus.PROTOCOLS)
-README = Path(__file__).resolve().parent.parent / "README.md"
+# The page that lists each refusal with its rule ("What is refused").
+REFUSALS = Path(__file__).resolve().parent.parent / "docs" / "schemas.md"
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_every_file_generates_or_is_a_listed_refusal_and_every_document_agrees(
 ) -> None:
     table, total = _corpus.table(outcomes)
     print(f"\n{table}")
-    assert _corpus.broken(outcomes, README.read_text(encoding="utf-8")) == []
+    assert _corpus.broken(outcomes, REFUSALS.read_text(encoding="utf-8")) == []
     wanted = [f for s, files in _corpus.sources().items() if s in SOURCES for f in files]
     assert sorted(o.rel for o in outcomes) == sorted(wanted)
     assert total["disagree"] == total["crash"] == total["crashed"] == 0

@@ -131,8 +131,8 @@ class Judge:
                             "reach, across the modules of files that reference each other in a "
                             "chain, deeper than Python's recursion limit "
                             f"({sys.getrecursionlimit()}), so no witness can be checked "
-                            "against it (a known limit of the generated models: see the "
-                            "README, 'One large file')",
+                            "against it (a known limit of the generated models: see "
+                            "'Large schemas' in docs/architecture.md of maverick-contracts)",
                             Location(wanted[contract.schema.rel].path),
                             "MODEL_TOO_DEEP",
                         ) from None

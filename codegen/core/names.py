@@ -1,7 +1,7 @@
 """The names a schema folder generates: Python modules from file paths, classes from titles.
 
 Any valid schema generates, whatever its file is called and whatever its title says; the names
-are derived by these rules, the same on every run and every machine (README, "Names"):
+are derived by these rules, the same on every run and every machine (docs/schemas.md, "Names"):
 
 * **Modules**: each folder and each file name (without ``.json``) in snake_case: CamelCase
   words split (``GitHubWorkflow`` -> ``git_hub_workflow``), every run of other characters an

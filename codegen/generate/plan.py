@@ -14,7 +14,6 @@ byte, as without.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -28,7 +27,7 @@ from codegen.core.errors import CodegenError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
 from codegen.core.scratch import scratch_dir
-from codegen.generate.consumers.docs import render_docs
+from codegen.generate.consumers.docs import folder_link, render_docs
 from codegen.generate.consumers.documents import Documents
 from codegen.generate.consumers.export import render_export
 from codegen.generate.consumers.npm import render_npm
@@ -334,7 +333,7 @@ def _catalog(
         index = config.export_dir / EXPORT_INDEX
         export = {
             "display": f"{config.display(config.export_dir)}/",
-            "link": PurePosixPath(os.path.relpath(index, docs_file.parent)).as_posix(),
+            "link": folder_link(index, docs_file.parent) or "",
         }
     return render_docs(
         tree,

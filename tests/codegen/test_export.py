@@ -233,7 +233,7 @@ def test_index_maps_names_and_agents_to_ids_and_files() -> None:
 
 
 def _bundle_validator(schema_id: str) -> jsonschema.protocols.Validator:
-    """The README's recipe: python-jsonschema with a referencing registry over the bundle."""
+    """docs/consumers.md's recipe: python-jsonschema with a referencing registry, the bundle."""
     bundle = Resource.from_contents(EXPORT["bundle.json"])
     registry: Registry[Any] = Registry().with_resource("urn:maverick:bundle", bundle).crawl()
     return jsonschema.Draft202012Validator({"$ref": schema_id}, registry=registry)

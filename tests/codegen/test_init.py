@@ -84,7 +84,8 @@ def test_init_refuses_to_change_an_existing_table(
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith(f"{folder / 'pyproject.toml'}:5:1: pyproject.toml already has a ")
-    assert "edit it (see the README of maverick-contracts), or remove it and run init again" in err
+    assert "edit it (docs/configuration.md of maverick-contracts lists every key)" in err
+    assert "or remove it and run init again" in err
     assert (folder / "pyproject.toml").read_text() == before
 
 
@@ -107,6 +108,19 @@ def test_init_creates_pyproject_and_reads_the_newest_draft_when_none_is_named(
         "lint": {"use": ["DEFAULT"]},
     }
     assert "# no file names its draft ($schema): they are read as this one" in out
+    assert "\n1 schema files in schemas/ (1 without $schema); " in out
+
+
+def test_init_counts_the_drafts_of_files_that_all_name_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "schemas").mkdir()
+    schema = '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}\n'
+    (tmp_path / "schemas/a.json").write_text(schema)
+    monkeypatch.chdir(tmp_path)
+    code, out = run(tmp_path, "init")
+    assert code == 0
+    assert "\n1 schema files in schemas/ (1 2020-12); 1 without $id" in out
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ and every document the generated models judge (:func:`tests._drafts.documents`) 
 again by: python-jsonschema on the export's bundle, the package's ``validate``, Ajv2020 on the
 export's bundle, and for an agent contract draft-07 Ajv on its structured-output form. Every
 verdict must be the model's, but where JavaScript cannot tell: draft-04's ``integer`` refuses
-``1.0``, which ``JSON.parse`` reads as ``1`` (README, "For consumers that are not Python"),
-so a document of a draft-04 project may differ only where the model, given the document with
-every integral float written as an integer, gives the other verdict too. ``tsc --strict``
-compiles every valid document typed as its contract, and refuses ``drafts/wrong.ts`` on exactly
-the lines marked "refused".
+``1.0``, which ``JSON.parse`` reads as ``1`` (docs/consumers.md, "What JavaScript cannot decide
+exactly"), so a document of a draft-04 project may differ only where the model, given the
+document with every integral float written as an integer, gives the other verdict too.
+``tsc --strict`` compiles every valid document typed as its contract, and refuses
+``drafts/wrong.ts`` on exactly the lines marked "refused".
 """
 
 from __future__ import annotations

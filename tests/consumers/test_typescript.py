@@ -250,7 +250,7 @@ def test_ajv_judges_the_keyword_fixtures_as_python_does(
         for loaded_as, verdict in verdicts.items():
             if verdict is None or verdict == case.valid:
                 continue
-            # Ajv's own multipleOf (README): only it differs between these and "exact".
+            # Ajv's own multipleOf (docs/consumers.md): only it differs between these and "exact".
             if loaded_as != "exact" and verdicts["exact"] == case.valid:
                 multiple_of.append((case.name, loaded_as, case.document))
             else:

@@ -4,6 +4,10 @@ One section per contract: its agents, ``$id`` and file, its fields (type, requir
 default, description), the fields and rules it inherits, its cross-field rules (their
 descriptions), enum values, the types defined in its ``$defs`` and an example. Types read
 as a consumer writes them: ``string | null``, ``array of [FileChange](#filechange)``.
+A diagram of which contracts reference which (Mermaid, :mod:`.diagram`) follows the contents.
+A link never leaves the catalog's folder (a schema file or the export outside it is named,
+not linked), so the folder can be published as it is: as the ``docs_dir`` of a documentation
+site, whose build refuses a link to a page it does not hold.
 The text is a pure function of the schemas, so ``check`` compares it like generated code.
 """
 
@@ -21,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from codegen.core.errors import CodegenError
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.consumers.diagram import diagram
 from codegen.generate.files.header import made_with, templates
 from codegen.generate.files.records import BODY_PLACEHOLDER
 from codegen.generate.files.targets import GENERATED_MARK
@@ -30,7 +35,7 @@ if TYPE_CHECKING:
 
     from codegen.generate.contract import Contract
 
-__all__ = ["CATALOG_TEMPLATE", "catalog_templates", "render_docs", "type_text"]
+__all__ = ["CATALOG_TEMPLATE", "catalog_templates", "folder_link", "render_docs", "type_text"]
 
 _CONSTRAINTS = (
     "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
@@ -73,7 +78,7 @@ class ContractDoc:
     agents: tuple[str, ...]
     schema_id: str
     file: str
-    link: str
+    link: str | None  # to the schema file, when it is inside the catalog's folder
     type: str
     values: str
     fields: tuple[FieldDoc, ...]
@@ -219,7 +224,7 @@ def _contract_doc(
         agents=contract.agents,
         schema_id=contract.schema_id,
         file=contract.schema_file,
-        link=Path(os.path.relpath(schema.path, docs_dir)).as_posix(),
+        link=folder_link(schema.path, docs_dir),
         type=type_text(tree, schema, {k: v for k, v in data.items() if k != "enum"}),
         values=_values(data),
         fields=fields,
@@ -230,12 +235,22 @@ def _contract_doc(
     )
 
 
+def folder_link(path: Path, docs_dir: Path) -> str | None:
+    """The relative link from the catalog to ``path``, or None when it would leave the
+    catalog's folder."""
+    if not path.resolve().is_relative_to(docs_dir.resolve()):
+        return None
+    return Path(os.path.relpath(path, docs_dir)).as_posix()
+
+
 def _cell(text: str) -> str:
     """Text safe inside a Markdown table cell."""
     return " ".join(text.split()).replace("|", "\\|")
 
 
 CATALOG_TEMPLATE = "contracts.md.j2"
+# The diagram's heading ("References between contracts") as an anchor.
+DIAGRAM_ANCHOR = "references-between-contracts"
 
 
 @cache
@@ -263,7 +278,7 @@ def render_docs(
     docs_dir = docs_file.parent
     ordered = sorted(contracts, key=lambda c: c.schema.rel)
     docs = [_contract_doc(tree, c, docs_dir, by_title) for c in ordered]
-    anchors = Counter(["agents", "contents", *(d.anchor for d in docs)])
+    anchors = Counter(["agents", "contents", DIAGRAM_ANCHOR, *(d.anchor for d in docs)])
     anchors.update(t.anchor for d in docs for t in d.defs)
     clash = sorted(a for a, n in anchors.items() if n > 1)
     if clash:
@@ -286,5 +301,6 @@ def render_docs(
             agents=sorted((agent, by_title[title]) for agent, title in agents),
             link=_link,
             export=export,
+            diagram=diagram(tree, ordered, source),
         )
     )

@@ -55,7 +55,7 @@ from maverick.tools.codebase import DEFAULT_SEARCH_PROCESSES, DEFAULT_WORKERS, C
 from maverick.tools.policy import SecretsPolicy
 from maverick.tools.results import create_error_result
 
-__all__ = ["TOOL_NAMES", "build_server", "call_result", "main"]
+__all__ = ["TOOL_NAMES", "build_server", "call_result", "main", "options"]
 
 SERVER_NAME = "maverick-tools"
 
@@ -196,7 +196,8 @@ def _serve_http(server: Server[Any], port: int) -> None:
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def options() -> argparse.ArgumentParser:
+    """The command line of ``maverick-tools-mcp`` (docs/cli.md documents every option)."""
     parser = argparse.ArgumentParser(
         prog="maverick-tools-mcp",
         description="Serve search_codebase, get_file, check_patterns and analyze_deps over MCP.",
@@ -237,7 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="processes a large search is shared among; 0: none "
         f"(default {DEFAULT_SEARCH_PROCESSES}: one per core, up to 4)",
     )  # fmt: skip
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = options().parse_args(argv)
     try:
         limits = Limits(args.time_budget, round(args.read_budget * 1024 * 1024))
         policy = SecretsPolicy.with_rules(args.deny, args.deny_file)

@@ -6,7 +6,7 @@
 // Prints one verdict per case: {"npm", "bundle", "structured"}:
 //   npm         the installed package's validate (and isValid, which must agree)
 //   bundle      Ajv2020 holding only the project's export/bundle.json (strict mode off,
-//               formats annotations, only own properties: README's options for any schema)
+//               formats annotations, only own properties: docs/consumers.md's options for any schema)
 //   structured  the agent contract's structured-output form, compiled by draft-07 Ajv as the
 //               Claude CLI does (or null)
 // Any warning Ajv logs is printed in "warnings".

@@ -33,7 +33,7 @@ stays invalid: under ``not``, and the ``if`` of a rule with a ``then`` only) or 
 Above such an instance, ``uniqueItems`` and a ``const``/``enum`` holding an array or object
 compare whole values, and refuse. The decision reads only ``O``'s closure, as the contract's
 module does: a contract in another file that references ``O`` and observes ``p`` through rules
-of its own is not seen (the README says so).
+of its own is not seen (docs/schemas.md says so).
 """
 
 from __future__ import annotations
