@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri, draft_of
+from codegen.core.exclude import Exclude
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.rewrite import Problem, Resolved, Rewriter, Source, Target
 from codegen.core.translate import children, internal_pointer
@@ -55,6 +56,8 @@ class LoadOptions:
     refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
     # Reads a mapped folder's document as a git revision holds it (None: read from disk).
     read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
+    # [tool.maverick-codegen] exclude: the schema files no job reads.
+    exclude: Exclude = field(default_factory=Exclude)
 
 
 @dataclass

@@ -230,4 +230,8 @@ def test_tools_table_must_map_names_to_titles(
     toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = {out = "X"}\n')
     code, err = errors_of(project, capsys)
     assert code == 2
+    assert "tool 'lookup' of [tool.maverick-codegen.tools] has no key 'out' (did you mean " in err
+    toml.write_text(toml.read_text().replace('{out = "X"}', '{input = "X"}'))
+    code, err = errors_of(project, capsys)
+    assert code == 2
     assert "[tool.maverick-codegen.tools] maps tool names to a contract title" in err
