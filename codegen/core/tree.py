@@ -156,6 +156,8 @@ class SchemaTree:
     # How each file was read (codegen.core.resolve.Scan): a later load of the folder reads
     # again only the files that changed.
     scans: Mapping[Any, Any] = field(default_factory=dict, repr=False)
+    # The files [tool.maverick-codegen] exclude leaves out, each with the entry that does.
+    excluded: Mapping[PurePosixPath, str] = field(default_factory=dict)
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:
