@@ -62,7 +62,8 @@ def run_changelog(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
     print_excluded(config, sys.stderr)
-    log = changelog(*sides_at(config.root, ref, config.schema_dir, shown, config.loading))
+    sides = sides_at(config.root, ref, config.schema_dir, shown, config.loading, config=config.path)
+    log = changelog(*sides)
     header = Header(shown, ref, _versions(args.released, log.bump))
     out.write(CHANGELOG_FORMATS[args.format](log, header))
     return EXIT_OK

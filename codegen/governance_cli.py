@@ -283,7 +283,9 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     shown = config.display(config.schema_dir)
     print_excluded(config, out if args.format == "text" else sys.stderr)
     current = breaking.Side(load_tree(config.schema_dir, options=config.loading), shown)
-    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown, config.loading)
+    previous_tree = gitref.tree_at(
+        config.root, ref, config.schema_dir, shown, config.loading, config=config.path
+    )
     if previous_tree is None:
         findings = []
     else:

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from codegen.core.config_keys import check_keys
 from codegen.core.drafts import DEFAULT_DRAFT, by_name, names
 from codegen.core.errors import CodegenError, Location
-from codegen.core.exclude import GLOB_CHARS, Exclude
+from codegen.core.exclude import GLOB_CHARS, Exclude, pattern_of
 from codegen.core.npm_config import SECTION as NPM_SECTION
 from codegen.core.npm_config import NpmSettings, npm_settings
 from codegen.core.resolve import LoadOptions
@@ -246,27 +246,24 @@ def _exclude(path: Path, root: Path, schema_dir: Path, entries: object) -> Exclu
     )
     if not isinstance(entries, list):
         raise CodegenError(shape, config_location(path, TABLE, "exclude"), "CONFIG")
-    folder = Path(os.path.normpath(schema_dir.resolve()))
     patterns = []
     for entry in entries:
         if not isinstance(entry, str) or not entry.strip() or entry.startswith("!"):
             raise CodegenError(shape, config_location(path, TABLE, "exclude"), "CONFIG")
         here = config_location(path, TABLE, "exclude", entry)
-        target = Path(os.path.normpath(root.resolve() / entry))
-        if not target.is_relative_to(folder) or target == folder:
+        pattern = pattern_of(root, schema_dir, entry)
+        if pattern is None:
+            shown = os.path.relpath(schema_dir.resolve(), root.resolve())
             raise CodegenError(
-                f"[{TABLE}] exclude: {entry} is not below schema_dir "
-                f"({folder.relative_to(root.resolve()).as_posix()}/)",
-                here,
-                "CONFIG",
+                f"[{TABLE}] exclude: {entry} is not below schema_dir ({shown}/)", here, "CONFIG"
             )
-        if not GLOB_CHARS & set(entry) and not target.exists():
+        if not GLOB_CHARS & set(entry) and not (root / entry).exists():
             raise CodegenError(
                 f"[{TABLE}] exclude: {entry} does not exist (remove it from the list)",
                 here,
                 "CONFIG",
             )
-        patterns.append(target.relative_to(folder).as_posix())
+        patterns.append(pattern)
     return Exclude(tuple(entries), tuple(patterns))
 
 

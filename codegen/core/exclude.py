@@ -18,14 +18,26 @@ reference to it is refused with a message naming the entry that excludes it (rul
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-__all__ = ["GLOB_CHARS", "Exclude"]
+__all__ = ["GLOB_CHARS", "Exclude", "pattern_of"]
 
 GLOB_CHARS = frozenset("*?[")
+
+
+def pattern_of(root: Path, schema_dir: Path, entry: str) -> str | None:
+    """``entry`` (a path or glob relative to ``root``) relative to ``schema_dir``, or None when
+    it is not below it."""
+    folder = Path(os.path.normpath(schema_dir.resolve()))
+    target = Path(os.path.normpath(root.resolve() / entry))
+    if not target.is_relative_to(folder) or target == folder:
+        return None
+    return target.relative_to(folder).as_posix()
 
 
 @dataclass(frozen=True)

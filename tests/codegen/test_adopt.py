@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run
+from tests.conftest import commit_all, run
 
 BASE = '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out"\npackage = "out"\n'
 
@@ -222,8 +222,8 @@ def test_a_reference_to_an_excluded_file_names_the_exclusion(
     assert summary.startswith("error: 1 of 1 schema files in schemas/ is refused")
     assert run(root, "generate")[0] == 2
     assert (
-        f"{root}/schemas/good.json:7:7: $ref 'a.json' names a.json, which [tool.maverick-codegen] exclude "
-        "leaves out ('schemas/a.json'): exclude this file too, or take that one out of exclude "
+        f"{root}/schemas/good.json:7:7: $ref 'a.json' names a.json, which "
+        "[tool.maverick-codegen] exclude leaves out ('schemas/a.json'): exclude this file too, or take that one out of exclude "
         "at /properties/a/$ref (REF_EXCLUDED)\n"
     ) in capsys.readouterr().err
 
@@ -284,3 +284,30 @@ def test_an_internal_error_names_the_file_being_generated(
     ), err
     assert "Traceback" not in err
     assert err.rstrip().endswith("(INTERNAL)")
+
+
+def test_breaking_and_changelog_leave_out_what_generate_leaves_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both sides of the comparison are read as generate reads them: an unreadable file that
+    exclude leaves out stops neither; a file excluded since is a contract deleted."""
+    _note(tmp_path / "schemas")
+    (tmp_path / "schemas/old.json").write_text(json.dumps(_object("Old")))
+    (tmp_path / "schemas/broken.json").write_text("{")
+    (tmp_path / "pyproject.toml").write_text(BASE + 'exclude = ["schemas/broken.json"]\n')
+    commit_all(tmp_path)
+    code, out = run(tmp_path, "breaking", "--against", "HEAD")
+    assert code == 0, capsys.readouterr().err
+    assert out.startswith("excluded: schemas/broken.json\n")
+    (tmp_path / "pyproject.toml").write_text(
+        BASE + 'exclude = ["schemas/broken.json", "schemas/old.json"]\n'
+    )
+    code, out = run(tmp_path, "breaking", "--against", "HEAD")
+    assert code == 1
+    assert "(CONTRACT_DELETED)" in out
+    code, out = run(tmp_path, "changelog", "--against", "HEAD", "--format", "json")
+    assert code == 0
+    assert json.loads(out)["bump"] == "major"
+    assert capsys.readouterr().err == (
+        "excluded: schemas/broken.json\nexcluded: schemas/old.json\n"
+    )
