@@ -284,10 +284,13 @@ class _Report:
             if self.fixed
             else ""
         )
+        verb, them = ("is", "it") if count == 1 else ("are", "them")
+        rest = self.total - count
         print(
-            f"{count} of {self.total} schema files in {self.shown}/ are refused today (reasons "
-            f"above): [{TABLE}] exclude in {config.name} lists them, marked {_MARK!r}{kept}"
-            f"{fixed}. Next: maverick-codegen generate (the other {self.total - count} files)",
+            f"{count} of {self.total} schema files in {self.shown}/ {verb} refused today "
+            f"(reasons above): [{TABLE}] exclude in {config.name} lists {them}, marked "
+            f"{_MARK!r}{kept}{fixed}. Next: maverick-codegen generate (the other {rest} "
+            f"file{'' if rest == 1 else 's'})",
             file=out,
         )
 
@@ -337,6 +340,8 @@ def _with_exclude(text: str, marked: list[tuple[str, str]]) -> tuple[str, list[s
         block = [*_EXCLUDE_COMMENT.rstrip("\n").split("\n"), "exclude = [", *new, "]"]
         if lines[last].strip():
             block.insert(0, "")
+        if last + 1 < len(lines) and lines[last + 1].strip():
+            block.append("")
         return "\n".join([*lines[: last + 1], *block, *lines[last + 1 :]]), [], []
     first, last = found
     value = tomllib.loads("\n".join(lines[first:last])).get("exclude")

@@ -110,8 +110,8 @@ class Refusals:
     def _derived(self) -> None:
         """Each file that references a refused file is refused too, at that reference."""
         referenced_by: dict[PurePosixPath, list[SchemaFile]] = {}
-        for schema in self.tree.files:
-            for target in self.tree.references(schema):
+        for schema in (*self.tree.files, *self.tree.external):
+            for target in self.tree.references(schema, external=True):
                 if target.rel != schema.rel:
                     referenced_by.setdefault(target.rel, []).append(schema)
         pending = list(self.reasons)
@@ -139,14 +139,27 @@ class Refusals:
                 except LookupError:
                     written = ref
                 break
-        message = f"$ref {written!r} names {refused}, which is refused (its reasons are listed)"
+        target = self.tree.by_rel.get(refused)
+        named = target.uri if target is not None and target.external else refused
+        message = f"$ref {written!r} names {named}, which is refused (its reasons are listed)"
         return SchemaError(message, where, "REF_REFUSED")
 
     def refused(self) -> dict[PurePosixPath, list[CodegenError]]:
-        """Every refused file (sorted) with its reasons, those that reference one included."""
+        """Every refused file of the schema folder (sorted) with its reasons, those that
+        reference one included; the reasons of a document outside it (a mapped URL's) are
+        listed with each file that reaches it."""
         if self.reasons:
             self._derived()
-        return {rel: self.reasons[rel] for rel in sorted(self.reasons, key=PurePosixPath.as_posix)}
+        outside = {f.rel for f in self.tree.external}
+        found: dict[PurePosixPath, list[CodegenError]] = {}
+        for rel in sorted(self.reasons, key=PurePosixPath.as_posix):
+            if rel not in outside:
+                found[rel] = list(self.reasons[rel])
+        for rel in outside & set(self.reasons):
+            reaching = [f for f in self.tree.files if rel in {c.rel for c in self.tree.closure(f)}]
+            for schema in reaching:
+                found.setdefault(schema.rel, []).extend(self.reasons[rel])
+        return found
 
     def check(self, shown: str) -> None:
         """Raise :class:`Refused` when a file is refused: every file, every reason."""
@@ -154,7 +167,7 @@ class Refusals:
         if not refused:
             return
         total = len(self.tree.files) + self.unreadable
-        errors = [error for reasons in refused.values() for error in reasons]
+        errors = list({id(e): e for reasons in refused.values() for e in reasons}.values())
         count = len(refused)
         raise Refused(
             errors,
