@@ -173,10 +173,12 @@ def format_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _format_targets(config: Config, given: list[Path]) -> list[Path]:
-    """The schema files to format: ``given`` (files, or folders searched) or all of them."""
+def _format_targets(config: Config, given: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The schema files to format: ``given`` (files, or folders searched) or all of them; and
+    the files of the folders searched that ``exclude`` leaves out, with the entry that does."""
     schema_dir = config.schema_dir.resolve()
     found: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
     exclude = config.loading.exclude
     for path in given or [config.schema_dir]:
         if not path.exists():
@@ -186,9 +188,13 @@ def _format_targets(config: Config, given: list[Path]) -> list[Path]:
             continue
         for file in sorted(path.rglob("*.json")):  # less the files exclude leaves out
             inside = file.resolve().is_relative_to(schema_dir)
-            rel = file.resolve().relative_to(schema_dir).as_posix() if inside else ""
-            if not (inside and exclude.entry(rel) is not None):
+            entry = (
+                exclude.entry(file.resolve().relative_to(schema_dir).as_posix()) if inside else None
+            )
+            if entry is None:
                 found.append(file)
+            else:
+                skipped.append((file, entry))
     for path in found:  # a file named, or a link found, may lead elsewhere
         if not path.resolve().is_relative_to(schema_dir):
             raise CodegenError(
@@ -196,7 +202,7 @@ def _format_targets(config: Config, given: list[Path]) -> list[Path]:
                 Location(path),
                 "FORMAT_INPUT",
             )
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found)), skipped
 
 
 def _count(files: int) -> str:
@@ -207,7 +213,11 @@ def run_format(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.lint.formatter import format_file  # noqa: PLC0415
 
     changed, unchanged, errors = [], 0, 0
-    for path in _format_targets(config, args.files):
+    targets, skipped = _format_targets(config, args.files)
+    for path, entry in skipped:
+        shown = config.display(path)
+        print(f"excluded: {shown}" + ("" if entry == shown else f" (by {entry!r})"), file=out)
+    for path in targets:
         try:
             result = format_file(path, write=not args.check)
         except CodegenError as exc:

@@ -185,6 +185,9 @@ def test_init_excludes_the_refused_files_and_the_rest_generates(
     assert out.endswith("(8 files, by their records; 8 schema files excluded)\n")
     assert run(root, "lint")[0] in (0, 1)  # it reads what generate reads: nothing unreadable
     assert "cannot be read" not in capsys.readouterr().err
+    code, out = run(root, "format", "--check")  # b.json is not JSON: format leaves it out too
+    assert code == 1, capsys.readouterr().err
+    assert "excluded: schemas/b.json\n" in out
 
     # c.json fixed: init takes it (and e.json, which references it) out of the list, and keeps
     # what the user wrote (a glob, with a comment); generate then adds their contracts.
