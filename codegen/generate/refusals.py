@@ -4,8 +4,9 @@ The tree is loaded permissively (:func:`codegen.core.loader.load_tree` with ``pr
 file that cannot be read, a reference that names nothing, an unknown ``$schema``... are
 collected, not raised at the first. To those this adds an ``$id`` another file has, each
 keyword a contract to generate uses that no model can decide
-(:mod:`codegen.generate.models.checks.support`), and, for each file that references a refused
-file (directly or through others), that reference (``REF_REFUSED``). When anything is refused,
+(:mod:`codegen.generate.models.checks.support`), the first value of each file that no check
+compiles from (:mod:`codegen.generate.models.checks.predicates`), and, for each file that
+references a refused file (directly or through others), that reference (``REF_REFUSED``). When anything is refused,
 nothing is generated: :class:`~codegen.core.errors.Refused` lists every file with its reasons,
 and the user either fixes them or leaves them out (``[tool.maverick-codegen] exclude``, which
 ``maverick-codegen init --exclude-refused`` writes). A tree with no problem reads the same
