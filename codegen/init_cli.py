@@ -9,6 +9,7 @@ rules (``use = ["DEFAULT"]``). It never changes an existing table: a ``pyproject
 one is refused, with where it is. The file is written whole or not at all, and only once the
 configuration it would hold loads.
 
+A file that is no readable JSON object is not counted, and named (``generate`` refuses it).
 ``--exclude-refused`` adds ``exclude``: every schema file a generation refuses today (the
 checks a generation makes before it generates: files that cannot be read, references that
 name nothing, an ``$id`` another file has, what no model can decide, and the files that
@@ -35,7 +36,7 @@ from typing import TextIO
 
 from codegen.core.config import TABLE, load_config
 from codegen.core.drafts import DEFAULT_DRAFT, DRAFTS, draft_of
-from codegen.core.errors import CodegenError, Location, Refused, SchemaError
+from codegen.core.errors import CodegenError, Location, SchemaError
 from codegen.core.exclude import Exclude
 from codegen.core.jsonparse import parse_schema
 from codegen.core.loader import schema_paths
@@ -94,11 +95,9 @@ def _package(root: Path, text: str) -> str:
     return f"{stem}_contracts"
 
 
-def _census(schema_dir: Path, *, skip_unreadable: bool) -> tuple[int, Counter[str], int, int]:
-    """How many files, how many name each draft, how many name none, how many no ``$id``.
-
-    A file that is no readable JSON object is refused (every one is listed), unless
-    ``skip_unreadable`` (``--exclude-refused`` excludes them): then it is not counted."""
+def _census(schema_dir: Path) -> tuple[int, Counter[str], int, int, list[CodegenError]]:
+    """How many files, how many name each draft, how many name none, how many no ``$id``, and
+    why each file that is no readable JSON object cannot be read (it is not counted)."""
     files = schema_paths(schema_dir)
     if not files:
         raise CodegenError(f"no *.json schema files below {schema_dir}", Location(schema_dir))
@@ -123,13 +122,7 @@ def _census(schema_dir: Path, *, skip_unreadable: bool) -> tuple[int, Counter[st
             drafts[draft.name] += 1
         if not isinstance(data.get("$id", data.get("id")), str):
             without_id += 1
-    if unreadable and not skip_unreadable:
-        raise Refused(
-            unreadable,
-            f"{len(unreadable)} of {len(files)} schema files in {schema_dir} cannot be read "
-            "(above): fix them, or let init leave them out (init --exclude-refused)",
-        )
-    return len(files) - len(unreadable), drafts, unnamed, without_id
+    return len(files) - len(unreadable), drafts, unnamed, without_id, unreadable
 
 
 def _table(schema_dir: str, output_dir: str, package: str, draft: str, why: str) -> str:
@@ -177,7 +170,7 @@ def run_init(args: argparse.Namespace, out: TextIO) -> int:
             "init needs the schema files in a folder of their own, below the project",
             Location(schema_dir),
         )
-    count, drafts, unnamed, without_id = _census(schema_dir, skip_unreadable=args.exclude_refused)
+    count, drafts, unnamed, without_id, unreadable = _census(schema_dir)
     # The draft most files name; among equals, the newest.
     order = [d.name for d in DRAFTS]
     named = max(drafts, key=lambda name: (drafts[name], order.index(name)), default=None)
@@ -208,6 +201,15 @@ def run_init(args: argparse.Namespace, out: TextIO) -> int:
         else " Next: maverick-codegen lint (--baseline FILE records today's findings, so that "
         "only new ones fail), then maverick-codegen generate."
     )
+    if unreadable and report is None:
+        out.write("\n")
+        for error in unreadable:
+            print(error.describe(), file=out)
+        after = (
+            f" {len(unreadable)} cannot be read (above): generate refuses them until they are "
+            "fixed or left out (init --exclude-refused lists every file generate refuses in "
+            "[tool.maverick-codegen] exclude)." + after
+        )
     print(
         f"\n{count} schema files in {relative}/ ({told}); {without_id} without $id, known by "
         f"their path.{after}",

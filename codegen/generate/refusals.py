@@ -6,10 +6,11 @@ collected, not raised at the first. To those this adds an ``$id`` another file h
 keyword a contract to generate uses that no model can decide
 (:mod:`codegen.generate.models.checks.support`), the first value of each file that no check
 compiles from (:mod:`codegen.generate.models.checks.predicates`), and, for each file that
-references a refused file (directly or through others), that reference (``REF_REFUSED``). When anything is refused,
-nothing is generated: :class:`~codegen.core.errors.Refused` lists every file with its reasons,
-and the user either fixes them or leaves them out (``[tool.maverick-codegen] exclude``, which
-``maverick-codegen init --exclude-refused`` writes). A tree with no problem reads the same
+references a refused file (directly or through others), that reference (``REF_REFUSED``).
+When anything is refused, nothing is generated: :class:`~codegen.core.errors.Refused` lists
+every file with its reasons, and the user either fixes them or leaves them out
+(``[tool.maverick-codegen] exclude``, which ``maverick-codegen init --exclude-refused``
+writes). A tree with no problem reads the same
 permissively as strictly, so what is generated never depends on this.
 """
 

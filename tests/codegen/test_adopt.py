@@ -226,8 +226,8 @@ def test_a_reference_to_an_excluded_file_names_the_exclusion(
     assert run(root, "generate")[0] == 2
     assert (
         f"{root}/schemas/good.json:7:7: $ref 'a.json' names a.json, which "
-        "[tool.maverick-codegen] exclude leaves out ('schemas/a.json'): exclude this file too, or take that one out of exclude "
-        "at /properties/a/$ref (REF_EXCLUDED)\n"
+        "[tool.maverick-codegen] exclude leaves out ('schemas/a.json'): exclude this file too, "
+        "or take that one out of exclude at /properties/a/$ref (REF_EXCLUDED)\n"
     ) in capsys.readouterr().err
 
 
