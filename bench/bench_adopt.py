@@ -4,8 +4,9 @@
 Prints, from one run, each command a fresh process on a copy of FOLDER (``schemas/`` of a
 scratch project): its seconds, peak memory (MB: of one process / of all its processes
 together, sampled every 0.25 s) and exit code; how many files the first ``generate`` refused
-(in that one run) and by which rules; how many ``init --exclude-refused`` excluded; and how many
-contracts the second ``generate`` wrote.
+(in that one run) and by which rules; how many ``init --exclude-refused`` excluded; how many
+contracts the second ``generate`` wrote; and datamodel-codegen on the files that ``generate``
+read (the folder less ``exclude``).
 
 ``--also-exclude FILE`` adds the schema files FILE lists (one name a line, relative to FOLDER;
 ``#`` starts a comment) to ``exclude`` as the user's own entries before the second
@@ -84,6 +85,22 @@ def main() -> None:
         "datamodel-codegen (the folder as it is)",
         str(BIN / "datamodel-codegen"),
         "--input", "schemas", "--input-file-type", "jsonschema", "--output", "dmcg",
+        "--output-model-type", "pydantic_v2.BaseModel",
+    )  # fmt: skip
+    # The same files as the second generate read, for datamodel-codegen too.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from codegen.core.config import load_config  # noqa: PLC0415
+    from codegen.core.loader import schema_paths  # noqa: PLC0415
+
+    config = load_config(root / "pyproject.toml")
+    kept = schema_paths(config.schema_dir, config.loading.exclude)
+    for name, path in kept:
+        (root / "rest" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, root / "rest" / name)
+    run(
+        f"datamodel-codegen (the {len(kept)} files generate read)",
+        str(BIN / "datamodel-codegen"),
+        "--input", "rest", "--input-file-type", "jsonschema", "--output", "dmcg-rest",
         "--output-model-type", "pydantic_v2.BaseModel",
     )  # fmt: skip
     print(f"{files} schema files in {args.folder}")
