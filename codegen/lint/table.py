@@ -312,10 +312,10 @@ def select_rules(settings: LintSettings, config_path: Path) -> LintSelection:
 
 def unreadable_summary(count: int, shown: str) -> str:
     """What ``lint`` says after listing the files it cannot read."""
+    files, were, them = ("files", "were", "them") if count > 1 else ("file", "was", "it")
     return (
-        f"{count} schema file{'s' if count > 1 else ''} in {shown}/ cannot be read (above) and "
-        f"{'were' if count > 1 else 'was'} not linted: fix them, or leave them out with "
-        "[tool.maverick-codegen] exclude"
+        f"{count} schema {files} in {shown}/ cannot be read (above) and {were} not linted: fix "
+        f"{them}, or leave {them} out with [tool.maverick-codegen] exclude"
     )
 
 
