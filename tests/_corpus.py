@@ -203,7 +203,7 @@ def broken(outcomes: list[Outcome], refusals: str) -> list[str]:
     found = []
     for outcome in outcomes:
         if outcome.rel in REFUSED:
-            m = REFUSAL.fullmatch(outcome.detail)
+            m = REFUSAL.fullmatch(outcome.detail.split("\n", 1)[0])  # (then the summary)
             rule = REFUSED[outcome.rel][0]
             if outcome.status != "refused" or m is None or m["rule"] != rule:
                 found.append(f"{outcome.rel}: expected a refusal ({rule}): {outcome.detail}")
