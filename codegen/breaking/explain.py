@@ -110,7 +110,7 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
             rule_at=rule_at,
         )
         if rule == "PROPERTY_DELETED" and counterpart is not None:
-            return _deleted(node, step[0], counterpart, value)
+            return _deleted(node, step, counterpart, value)
         if rule in ("PROPERTY_MADE_OPTIONAL", "PROPERTY_ADDED_CLOSED") and counterpart is not None:
             name = step[1] if rule == "PROPERTY_MADE_OPTIONAL" else message.split('"')[1]
             declared = f"{counterpart.pointer}/properties/{escape_pointer(name)}"
@@ -120,10 +120,11 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
     return Explained(rule, file, current, pointer, message)
 
 
-def _deleted(node: SNode, key: str, counterpart: SNode, value: Any) -> Explained:
+def _deleted(node: SNode, step: Step, counterpart: SNode, value: Any) -> Explained:
     """A property deleted under a closed content model: shown where it was, in the words of
     the CODEGEN finding of the same deletion, so that the two are one finding."""
-    name = next(k for k in offending(node, key, value) if k in declared_names(counterpart))
+    names = [step[1]] if len(step) > 1 else offending(node, step[0], value)
+    name = next(k for k in names if k in declared_names(counterpart))
     own = counterpart.obj.get("properties") or {}
     pointer = counterpart.pointer + (f"/properties/{escape_pointer(name)}" if name in own else "")
     subject = describe(counterpart.home.title, pointer, file=counterpart.home)
@@ -134,6 +135,8 @@ def _deleted(node: SNode, key: str, counterpart: SNode, value: Any) -> Explained
 def _pointer(node: SNode, step: Step) -> str:
     if step[0] == "$self":
         return node.pointer
+    if step[0] in ("additionalProperties", "unevaluatedProperties"):
+        return f"{node.pointer}/{step[0]}"  # refined to one name or not: the keyword
     if step[0] == "required":
         declared = f"{node.pointer}/properties/{escape_pointer(step[1])}"
         if resolves(node.home.data, declared):

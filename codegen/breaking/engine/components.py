@@ -45,9 +45,9 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
             for k, v in value.items()
         )
     if key == "additionalProperties":
-        return kind == "object" and any(
-            violates(node.child(key), rest, value[k]) for k in additional_keys(node, value)
-        )
+        keys = additional_keys(node, value) if kind == "object" else []
+        keys = [k for k in keys if k == step[1]] if len(step) > 1 else keys
+        return any(violates(node.child(key), rest, value[k]) for k in keys)
     if key == "propertyNames":
         return kind == "object" and any(violates(node.child(key), rest, k) for k in value)
     if key == "prefixItems":
@@ -62,12 +62,20 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
         return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
     if key == "allOf":
         return violates(node.child(key, step[1]), rest, value)
+    if key in ("anyOf", "oneOf") and len(step) > 1:
+        others = [node.child(key, i) for i in range(len(obj[key])) if i != step[1]]
+        return not any(valid(o, value) for o in others) and violates(
+            node.child(key, step[1]), rest, value
+        )
     if key in ("$ref", "$dynamicRef"):
         target = node.target(key)
         return target is not None and violates(target, rest, value)
     if key in ("then", "else"):
         condition = valid(node.child("if"), value)
         return condition == (key == "then") and violates(node.child(key), rest, value)
+    if key == "unevaluatedProperties" and len(step) > 1:  # refined to one name
+        names = unevaluated_names(node, value) if kind == "object" else []
+        return step[1] in names and violates(node.child(key), rest, value[step[1]])
     if key in ("unevaluatedProperties", "unevaluatedItems"):
         return any(violates(node.child(key), rest, v) for v in unevaluated(node, key, value))
     if key in ("contains", "maxContains"):
@@ -137,7 +145,9 @@ def located(root: SNode, path: tuple[Step, ...], document: Any) -> Any:
         key = step[0]
         child = child_of(node, step)
         assert child is not None
-        if key in ("properties", "prefixItems"):
+        if key in ("properties", "prefixItems") or (
+            key in ("additionalProperties", "unevaluatedProperties") and len(step) > 1
+        ):
             value = value[step[1]]
         elif key in ("items", "unevaluatedItems", "additionalProperties", "patternProperties",
                      "unevaluatedProperties", "propertyNames"):  # fmt: skip

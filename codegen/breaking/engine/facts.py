@@ -241,10 +241,7 @@ def string_language(atoms: list[Atom]) -> strings.Strings:
             matched = strings.matching(atom.pattern)
             language = language & (matched if atom.positive else ~matched)
         elif isinstance(atom, In):
-            texts = [v for v in atom.values if isinstance(v, str)]
-            listed = strings.nothing()
-            for text in texts:
-                listed = listed | strings.literal(text)
+            listed = strings.one_of(v for v in atom.values if isinstance(v, str))  # one trie
             language = language & (listed if atom.positive else ~listed)
     if high is not None and high < low:
         return strings.nothing()

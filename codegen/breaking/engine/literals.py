@@ -276,10 +276,17 @@ def components(node: SNode) -> list[Step]:
 
 
 def child_of(node: SNode, step: Step) -> SNode | None:
-    """The schema a refinable component leads to (None for a component that is a leaf)."""
+    """The schema a refinable component leads to (None for a component that is a leaf).
+
+    ``("anyOf", i)`` and ``("oneOf", i)`` lead to branch ``i``: a value breaks the union *there*
+    when it breaks every branch, branch ``i`` on the rest of the path (a part of the union's
+    negation, never all of it: used to ask about an edit inside one branch, never to split a
+    negation into cases)."""
     key = step[0]
     if key in ("properties", "patternProperties", "dependentSchemas", "prefixItems", "allOf"):
         return node.child(key, step[1])
+    if key in ("anyOf", "oneOf"):
+        return node.child(key, step[1]) if len(step) > 1 else None
     if key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
                "propertyNames", "then", "else"):  # fmt: skip
         return node.child(key)

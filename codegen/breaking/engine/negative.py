@@ -37,6 +37,8 @@ from codegen.breaking.engine.literals import (
 )
 from codegen.breaking.engine.nodes import SNode, Unsupported
 from codegen.breaking.engine.positive import NOT_NUMBER
+from codegen.breaking.engine.unions import disjoint, tag, values_node
+from codegen.core.ecma import ecma_search
 
 __all__ = ["negative"]
 
@@ -49,10 +51,11 @@ def negative(lit: Lit, kind: str) -> list[Alt]:
     if node.value is True:
         return IMPOSSIBLE
     if lit.path:
-        return _broken(node, lit.path[0], lit.path[1:], kind)
-    found: list[Alt] = []
-    for step in components(node):
-        found += _broken(node, step, (), kind)
+        found = _broken(node, lit.path[0], lit.path[1:], kind)
+    else:
+        found = [alt for step in components(node) for alt in _broken(node, step, (), kind)]
+    if any(not (alt.lits or alt.atoms or alt.ors) for alt in found):
+        return [Alt()]  # broken already (a type that excludes the kind): nothing to choose
     return found
 
 
@@ -94,7 +97,16 @@ def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) ->
     key, obj = step[0], node.obj
     if key in ("allOf", "$ref", "$dynamicRef"):
         return [Alt([_sub(node, step, rest)])]
-    if key == "anyOf":
+    if key in ("anyOf", "oneOf") and len(step) > 1:  # every branch broken, this one there
+        return [Alt([
+            _sub(node, step, rest) if i == step[1] else Lit(node.child(key, i), False)
+            for i in range(len(obj[key]))
+        ])]  # fmt: skip
+    if key in ("anyOf", "oneOf"):
+        found = _tagged(node, key, kind)
+        if found is not None:
+            return found
+    if key == "anyOf" or (key == "oneOf" and disjoint(node, key, kind)):
         return [Alt([Lit(node.child(key, i), False) for i in range(len(obj[key]))])]
     if key == "oneOf":
         branches = [node.child(key, i) for i in range(len(obj[key]))]
@@ -111,6 +123,28 @@ def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) ->
             return IMPOSSIBLE
         return [Alt([_sub(node, step, rest)], [Has(step[1], True)])]
     raise AssertionError(key)
+
+
+def _tagged(node: SNode, key: str, kind: str) -> list[Alt] | None:
+    """Refusing a union whose object branches are told apart by a tag, for an object: the tag
+    is absent, or none of theirs, or branch ``i``'s while the object breaks branch ``i``
+    (:mod:`~codegen.breaking.engine.unions`); the branches that take no object are broken by
+    any object. None when the union has no tag (or the value is no object)."""
+    if kind != "object":
+        return None
+    found = tag(node, key)
+    if found is None:
+        return None
+    name, indexes, sets = found
+    every = [v for s in sets for v in s.values()]
+    others = [Lit(node.child(key, i), False) for i in range(len(node.obj[key]))
+              if i not in indexes]  # fmt: skip
+    outside = Lit(values_node(node, key, f"tag-{name}-none", every), False)
+    alts = [Alt(list(others), [Has(name, False)]), Alt(list(others), [Has(name, True, outside)])]
+    for index, values in zip(indexes, sets, strict=True):
+        mine = Lit(values_node(node, key, f"tag-{name}-{index}", list(values.values())), True)
+        alts.append(Alt([*others, Lit(node.child(key, index), False)], [Has(name, True, mine)]))
+    return alts
 
 
 _IN_PLACE = ("allOf", "$ref", "$dynamicRef", "anyOf", "oneOf", "not", "then", "else",
@@ -181,18 +215,34 @@ def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
         return [Alt(atoms=[KeyExists(("pattern", step[1]), _sub(node, step, rest))])]
     if key == "additionalProperties":
         names = frozenset(obj.get("properties") or {})
-        where = ("outside", names, tuple(obj.get("patternProperties") or {}))
-        return [Alt(atoms=[KeyExists(where, _sub(node, step, rest))])]
+        patterns = tuple(obj.get("patternProperties") or {})
+        if len(step) > 1:  # refined to one name: that property is present and breaks it
+            if not _outside(step[1], names, patterns):
+                return IMPOSSIBLE
+            return [Alt(atoms=[Has(step[1], True, _sub(node, step, rest))])]
+        return [Alt(atoms=[KeyExists(("outside", names, patterns), _sub(node, step, rest))])]
     if key == "unevaluatedProperties":
         found = []
         for case in scenarios(node, items=False):
             done = case.evaluation
-            if not done.every_key:
-                where = ("outside", done.names, tuple(sorted(done.patterns)))
-                found.append(case_alt(case, [KeyExists(where, _sub(node, step, rest))]))
+            if done.every_key:
+                continue
+            patterns = tuple(sorted(done.patterns))
+            if len(step) > 1:  # refined to one name, as for additionalProperties
+                if _outside(step[1], done.names, patterns):
+                    found.append(case_alt(case, [Has(step[1], True, _sub(node, step, rest))]))
+                continue
+            where = ("outside", done.names, patterns)
+            found.append(case_alt(case, [KeyExists(where, _sub(node, step, rest))]))
         return found
     # propertyNames: some name breaks it
     return [Alt(atoms=[KeyExists(("name", _sub(node, step, rest)), None)])]
+
+
+def _outside(name: str, names: frozenset[str], patterns: tuple[str, ...]) -> bool:
+    """Whether a closing keyword applies to property ``name``: no name nor pattern beside it
+    covers it."""
+    return name not in names and not any(ecma_search(p, name) for p in patterns)
 
 
 _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {
