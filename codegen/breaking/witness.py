@@ -1,11 +1,13 @@
-"""Check each witness before it is shown: against both schemas and the generated model.
+"""Check each witness before it is shown: against both schemas, and the generated model.
 
-The engine's own evaluator found the witness; it is judged again by two independent judges:
-the ECMA-262 oracle (python-jsonschema with ECMA patterns and exact ``multipleOf``,
-:mod:`codegen.core.ecma`) on the old and the new schema, and the Pydantic model the generator
-makes of the new schema (built once per comparison, in a private folder, only when there is a
-witness to judge). A witness that any judge disputes is not shown as a break: the finding
-says the change could not be decided.
+The engine's own evaluator found the witness; it is judged again by the ECMA-262 oracle
+(python-jsonschema with ECMA patterns and exact ``multipleOf``, :mod:`codegen.core.ecma`) on
+the old and the new schema, which decide: a witness they do not separate is not shown as a
+break (the finding says the change could not be decided, an internal error). On request
+(``breaking --check-models``), the Pydantic model the generator makes of the new schema judges
+it too (built once per comparison, in a private folder, only when there is a witness to
+judge): a model that disagrees with its schema is a defect of the generator, said as such,
+never a reason to withhold a break.
 """
 
 from __future__ import annotations
