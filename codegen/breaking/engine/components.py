@@ -17,6 +17,7 @@ from codegen.breaking.engine.evaluation import Evaluation, scenarios
 from codegen.breaking.engine.kinds import Step, kind_of
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
+from codegen.breaking.engine.unions import facts
 from codegen.core.ecma import ecma_search
 
 __all__ = ["located", "unevaluated", "unevaluated_items", "unevaluated_names", "violates"]
@@ -62,10 +63,13 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
         return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
     if key == "allOf":
         return violates(node.child(key, step[1]), rest, value)
-    if key in ("anyOf", "oneOf") and len(step) > 1:
+    if key in ("anyOf", "oneOf") and len(step) > 1:  # as negative() reads the refinement
+        branch = node.child(key, step[1])
         others = [node.child(key, i) for i in range(len(obj[key])) if i != step[1]]
-        return not any(valid(o, value) for o in others) and violates(
-            node.child(key, step[1]), rest, value
+        return (
+            kind in facts(branch).kinds
+            and not any(valid(o, value) for o in others)
+            and violates(branch, rest, value)
         )
     if key in ("$ref", "$dynamicRef"):
         target = node.target(key)

@@ -96,8 +96,8 @@ def breaks(
     deletions: list[Break] = []
     if isinstance(whole, Found):
         targeted, deletions = _at_edits(solver, accepting, refusing, edited, deleted)
-        if targeted is not None:
-            return [*_innermost(targeted), *deletions]
+        if targeted is not None or deletions:  # an edit shows a break: the others follow
+            return _innermost([*(targeted or []), *deletions])
     search = _Search(solver, accepting, refusing, unchanged, edited)
     found: list[Break] = []
     for item in search.explore((), whole):

@@ -279,9 +279,9 @@ def child_of(node: SNode, step: Step) -> SNode | None:
     """The schema a refinable component leads to (None for a component that is a leaf).
 
     ``("anyOf", i)`` and ``("oneOf", i)`` lead to branch ``i``: a value breaks the union *there*
-    when it breaks every branch, branch ``i`` on the rest of the path (a part of the union's
-    negation, never all of it: used to ask about an edit inside one branch, never to split a
-    negation into cases)."""
+    when it is of a kind branch ``i`` may accept and breaks every branch, branch ``i`` on the
+    rest of the path (a part of the union's negation, never all of it: used to ask about an
+    edit inside one branch, never to split a negation into cases)."""
     key = step[0]
     if key in ("properties", "patternProperties", "dependentSchemas", "prefixItems", "allOf"):
         return node.child(key, step[1])

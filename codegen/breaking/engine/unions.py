@@ -29,6 +29,7 @@ from typing import Any
 
 from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode
+from codegen.core.ecma import ecma_search
 from codegen.core.loader import SchemaTree
 
 __all__ = ["Facts", "disjoint", "facts", "tag"]
@@ -59,6 +60,17 @@ class Facts:
     kinds: frozenset[str]
     values: dict[str, Any] | None = None
     tags: dict[str, dict[str, Any]] = field(default_factory=dict)
+    required: frozenset[str] = frozenset()
+    # Each closed content model among its conjuncts: the names and patterns it declares.
+    closures: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = ()
+
+    def forbids(self, name: str) -> bool:
+        """Whether no object it accepts has a property ``name`` (a closed content model that
+        neither declares it nor matches it by a pattern)."""
+        return any(
+            name not in names and not any(ecma_search(p, name) for p in patterns)
+            for names, patterns in self.closures
+        )
 
     def meet(self, other: Facts) -> Facts:
         values = self.values
@@ -73,7 +85,13 @@ class Facts:
             tags[name] = (
                 {k: v for k, v in tags[name].items() if k in allowed} if name in tags else allowed
             )
-        return Facts(self.kinds & other.kinds, values, tags)
+        return Facts(
+            self.kinds & other.kinds,
+            values,
+            tags,
+            self.required | other.required,
+            self.closures + other.closures,
+        )
 
 
 _ANY = frozenset({"null", "boolean", *NUMERIC, "string", "array", "object"})
@@ -116,9 +134,18 @@ def _read(node: SNode, depth: int) -> Facts:
     if values is not None:
         kinds = kinds & _kinds_of(values.values())
         values = {k: v for k, v in values.items() if _kinds_of([v]) & kinds}
-    result = Facts(kinds, values)
     required = value.get("required")
     properties = value.get("properties")
+    names = (
+        frozenset(n for n in required if isinstance(n, str))
+        if isinstance(required, list)
+        else frozenset()
+    )
+    closures: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = ()
+    if value.get("additionalProperties") is False:
+        patterns = value.get("patternProperties")
+        closures = ((frozenset(properties or {}), tuple(patterns or {})),)
+    result = Facts(kinds, values, {}, names, closures)
     if isinstance(required, list) and isinstance(properties, dict):
         for name in required:
             if isinstance(name, str) and name in properties:
@@ -136,6 +163,13 @@ def _read(node: SNode, depth: int) -> Facts:
     for index, member in enumerate(value.get("allOf") or []):
         if isinstance(member, dict | bool):
             result = result.meet(facts(node.child("allOf", index), depth + 1))
+    for key in ("anyOf", "oneOf"):  # a value satisfies some branch: what they may take
+        if isinstance(value.get(key), list):
+            branches = [facts(node.child(key, i), depth + 1) for i in range(len(value[key]))]
+            either = Facts(frozenset().union(*(b.kinds for b in branches)))
+            if all(b.values is not None for b in branches):
+                either.values = {k: v for b in branches for k, v in (b.values or {}).items()}
+            result = result.meet(either)
     return result
 
 
@@ -157,7 +191,9 @@ def _apart(a: Facts, b: Facts, kind: str) -> bool:
         return True
     if kind == "object":
         shared = a.tags.keys() & b.tags.keys()
-        return any(not (a.tags[n].keys() & b.tags[n].keys()) for n in shared)
+        if any(not (a.tags[n].keys() & b.tags[n].keys()) for n in shared):
+            return True
+        return any(b.forbids(n) for n in a.required) or any(a.forbids(n) for n in b.required)
     return False
 
 
@@ -194,6 +230,35 @@ def tag(node: SNode, key: str) -> tuple[str, list[int], list[dict[str, Any]]] | 
             if sum(len(s) for s in sets) == len(set().union(*sets)):  # pairwise disjoint
                 result = (name, [i for i, _ in objects], sets)
                 break
+    cache[memo] = result
+    return result
+
+
+def presence(node: SNode, key: str) -> list[tuple[int, str, list[int]]] | None:
+    """The branches of ``node``'s union ``key`` that accept objects told apart by the presence
+    of a property: for each, a name it requires and the other such branches that do not forbid
+    that name (:meth:`Facts.forbids`). None when a branch requires no name, or when telling
+    them apart this way leaves more than one other branch to refute for some name."""
+    cache = _cache(node)
+    memo = ("presence", node.key, key)
+    if memo in cache:
+        found: list[tuple[int, str, list[int]]] | None = cache[memo]
+        return found
+    branches = [(i, facts(node.child(key, i))) for i in range(len(node.obj[key]))]
+    objects = [(i, f) for i, f in branches if "object" in f.kinds]
+    result: list[tuple[int, str, list[int]]] | None = []
+    for i, mine in objects:
+        best: tuple[str, list[int]] | None = None
+        for name in sorted(mine.required):
+            allow = [j for j, other in objects if j != i and not other.forbids(name)]
+            if best is None or len(allow) < len(best[1]):
+                best = (name, allow)
+        if best is None or len(best[1]) > 1 or result is None:
+            result = None
+            break
+        result.append((i, best[0], best[1]))
+    if result is not None and len(result) < 2:
+        result = None
     cache[memo] = result
     return result
 
