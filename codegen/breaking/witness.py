@@ -23,15 +23,16 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import pydantic
+from typing import TYPE_CHECKING, Any
 
 from codegen.core.config import Config
 from codegen.core.drafts import DEFAULT_DRAFT
 from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.errors import CodegenError, Location
 from codegen.core.loader import LoadOptions, SchemaFile, SchemaTree
+
+if TYPE_CHECKING:  # imported where a model is judged: only with --check-models
+    import pydantic
 
 __all__ = ["Judge"]
 
@@ -69,6 +70,8 @@ class Judge:
 
         :meth:`prepare` must have named ``schema`` (models are generated in one batch).
         """
+        import pydantic  # noqa: PLC0415 - only with a witness to judge by a model
+
         adapter = self._models[schema.title]
         try:
             adapter.validate_json(json.dumps(document))
@@ -79,6 +82,8 @@ class Judge:
     def prepare(self, schemas: list[SchemaFile]) -> None:
         """Generate the models of these current contracts (and what they reference) into a
         private package, and import them."""
+        import pydantic  # noqa: PLC0415 - only with a witness to judge by a model
+
         from codegen.generate.plan import build_plan  # noqa: PLC0415 - only with a witness
 
         tree = self._trees["current"]

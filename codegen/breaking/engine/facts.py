@@ -14,7 +14,7 @@ from codegen.breaking import strings
 from codegen.breaking.engine.components import violates
 from codegen.breaking.engine.evaluate import valid
 from codegen.breaking.engine.expand import Search
-from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of
+from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, kind_of
 from codegen.breaking.engine.literals import (
     AddIf,
     Atom,
@@ -109,7 +109,7 @@ def atom_holds(atom: Atom, value: Any) -> bool:
     """Whether ``value`` satisfies ``atom`` (atoms of another kind hold vacuously)."""
     kind = kind_of(value)
     if isinstance(atom, In):
-        return any(json_equal(value, v) for v in atom.values) == atom.positive
+        return (json_key(value) in atom.keys) == atom.positive
     if kind in NUMERIC and isinstance(atom, Bound | Multiple):
         return _number_holds(atom, exact(value))
     if kind == "string" and isinstance(atom, Length | Pattern):
@@ -213,15 +213,7 @@ def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
     return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
 
 
-def _canonical(value: Any) -> Any:
-    """A hashable form of a JSON value in which equal values (1 and 1.0) are equal."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return (type(value).__name__, value)
-    if isinstance(value, int | float):
-        return ("number", exact(value))
-    if isinstance(value, list):
-        return ("array", tuple(_canonical(v) for v in value))
-    return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+_canonical = json_key
 
 
 # ---------------------------------------------------------------------------- strings

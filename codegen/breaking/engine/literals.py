@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from codegen.breaking.engine.evaluation import Scenario
-from codegen.breaking.engine.kinds import NUMERIC, Step, exact
+from codegen.breaking.engine.kinds import NUMERIC, Step, exact, json_key
 from codegen.breaking.engine.nodes import SNode, Unsupported
 
 __all__ = [
@@ -88,6 +89,12 @@ class In:
 
     values: tuple[Any, ...]
     positive: bool
+
+    @cached_property
+    def keys(self) -> frozenset[Any]:
+        """The values' :func:`~codegen.breaking.engine.kinds.json_key`: membership in one
+        lookup."""
+        return frozenset(json_key(v) for v in self.values)
 
 
 @dataclass(frozen=True)

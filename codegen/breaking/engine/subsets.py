@@ -36,8 +36,8 @@ from fractions import Fraction
 from typing import Any
 
 from codegen.breaking import strings
-from codegen.breaking.engine.kinds import NUMERIC, exact, type_kinds
-from codegen.breaking.engine.nodes import IGNORED, SNode, Unsupported, json_equal, same
+from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, type_kinds
+from codegen.breaking.engine.nodes import IGNORED, SNode, Unsupported, same
 from codegen.breaking.engine.unions import disjoint, facts
 from codegen.core.ecma import ecma_search
 
@@ -340,9 +340,9 @@ class Subsets:
     def _values_in(self, a: SNode, allowed: list[Any]) -> bool:
         """Whether every value ``a`` may take is one of ``allowed``."""
         values = facts(a).values
-        return values is not None and all(
-            any(json_equal(v, w) for w in allowed) for v in values.values()
-        )
+        if values is None:
+            return False
+        return set(values) <= {json_key(w) for w in allowed}
 
     def _disjoint_from(self, kinds: frozenset[str], other: SNode) -> bool:
         return not (kinds & facts(other).kinds)

@@ -22,12 +22,11 @@ are said disjoint only when they are. Facts are read once per schema tree.
 
 from __future__ import annotations
 
-import json
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of, type_kinds
+from codegen.breaking.engine.kinds import NUMERIC, json_key, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode
 from codegen.core.ecma import ecma_search
 from codegen.core.loader import SchemaTree
@@ -37,18 +36,7 @@ __all__ = ["Facts", "disjoint", "facts", "tag"]
 _DEPTH = 16
 
 
-def _canonical(value: Any) -> str:
-    """A key of a JSON value under JSON equality (``1`` and ``1.0`` are the same number)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, int | float):
-        return f"#{exact(value)}"
-    if isinstance(value, list):
-        return "[" + ",".join(_canonical(v) for v in value) + "]"
-    if isinstance(value, dict):
-        inner = ",".join(f"{json.dumps(k)}:{_canonical(v)}" for k, v in sorted(value.items()))
-        return "{" + inner + "}"
-    return repr(value)
+_canonical = json_key
 
 
 @dataclass
@@ -58,8 +46,8 @@ class Facts:
     possible values, by their canonical keys, with the values as written)."""
 
     kinds: frozenset[str]
-    values: dict[str, Any] | None = None
-    tags: dict[str, dict[str, Any]] = field(default_factory=dict)
+    values: dict[Any, Any] | None = None
+    tags: dict[str, dict[Any, Any]] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
     # Each closed content model among its conjuncts: the names and patterns it declares.
     closures: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = ()
