@@ -36,7 +36,14 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests._history import HistoryPair, Verdict, check_pair, read_history, summary  # noqa: E402
+from tests._history import (  # noqa: E402
+    HistoryPair,
+    Verdict,
+    assembled_pairs,
+    check_pair,
+    read_history,
+    summary,
+)
 
 ENV = {
     **os.environ,
@@ -67,9 +74,14 @@ def real_documents(folder: Path | None, schema: str) -> list[Any]:
     return found
 
 
+CLI_ENV = {k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""A user's environment writes bytecode: without it every run compiles every module again."""
+
+
 def cli_seconds(pair: HistoryPair) -> tuple[float, int]:
     """``maverick-codegen breaking --against HEAD~1`` in a scratch repository holding the
-    pair's two versions as two commits: wall time of a fresh process, and its exit code."""
+    pair's two versions as two commits: wall time of a fresh process (bytecode written, as a
+    user's environment does), and its exit code."""
     with tempfile.TemporaryDirectory(prefix="history-cli-") as scratch:
         root = Path(scratch)
         (root / "schemas").mkdir()
@@ -90,7 +102,7 @@ def cli_seconds(pair: HistoryPair) -> tuple[float, int]:
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "codegen", "breaking", "--against",
                                "HEAD~1"], cwd=root, capture_output=True, text=True,
-                              check=False)  # fmt: skip
+                              check=False, env=CLI_ENV)  # fmt: skip
         return time.perf_counter() - start, done.returncode
 
 
@@ -107,6 +119,10 @@ def line(verdict: Verdict) -> str:
         flags.append(f"BAD WITNESS x{len(verdict.bad_witnesses)}")
     if verdict.unchanged:
         flags.append(f"UNCHANGED x{len(verdict.unchanged)}")
+    if verdict.internal:
+        flags.append(f"INTERNAL FORM x{len(verdict.internal)}")
+    if verdict.judges_disagree:
+        flags.append(f"(judges disagree on {verdict.judges_disagree})")
     shown = ", ".join(f"{r} {n}" for r, n in sorted(rules.items())) or "no finding"
     return f"{verdict.pair.name:42s} {verdict.seconds:6.2f} s  {shown}  {' '.join(flags)}"
 
@@ -135,6 +151,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=[], help="pairs whose name holds one")
     parser.add_argument("--cli", action="store_true", help="also time the CLI per pair")
+    parser.add_argument(
+        "--assembled",
+        type=Path,
+        metavar="SCHEMASTORE",
+        help="also the pairs assembled from SchemaStore's files (issue 33)",
+    )
     parser.add_argument("--export", type=Path, help="copy a seeded subset there instead")
     parser.add_argument("--count", type=int, default=8, help="pairs to --export")
     parser.add_argument("--verbose", action="store_true", help="print every problem found")
@@ -143,30 +165,35 @@ def main() -> None:
     if args.export is not None:
         export(pairs, args.history, args.export, args.count, args.seed)
         return
+    extra = assembled_pairs(args.assembled) if args.assembled is not None else []
     if args.only:
         pairs = [p for p in pairs if any(o in p.name for o in args.only)]
-    verdicts, cli = [], []
-    for pair in pairs:
+        extra = [p for p in extra if any(o in p.name for o in args.only)]
+    verdicts, cli, more = [], [], []
+    if args.cli and pairs:  # bytecode written once, as in a user's environment
+        cli_seconds(pairs[0])
+    for pair in [*pairs, *extra]:
         real = real_documents(args.documents, pair.schema)
         verdict = check_pair(pair, seed=args.seed, walked=args.walked, drawn=args.drawn,
                              real=real)  # fmt: skip
-        verdicts.append(verdict)
-        extra = ""
+        (verdicts if pair in pairs else more).append(verdict)
+        shown = ""
         if args.cli:
             seconds, code = cli_seconds(pair)
             cli.append(seconds)
-            extra = f"  (CLI {seconds:.2f} s, exit {code})"
-        print(line(verdict) + extra, flush=True)
+            shown = f"  (CLI {seconds:.2f} s, exit {code})"
+        print(line(verdict) + shown, flush=True)
         if args.verbose:
-            for problem in [*verdict.bad_witnesses, *verdict.unchanged]:
+            for problem in [*verdict.bad_witnesses, *verdict.unchanged, *verdict.internal]:
                 print(f"    {problem[:600]}")
             for direction, document in verdict.silent.items():
                 print(f"    silent {direction}: {json.dumps(document)[:600]}")
             for finding in verdict.findings:
                 if finding.rule == "CHANGE_UNPROVEN":
                     print(f"    {finding.message[:600]}")
-    print()
-    print(summary(verdicts))
+    print(f"\n{args.history}:\n{summary(verdicts)}")
+    if more:
+        print(f"\nassembled from {args.assembled}:\n{summary(more)}")
     if cli:
         print(f"CLI (a fresh process per pair): median {statistics.median(cli):.2f} s, max "
               f"{max(cli):.2f} s; over 2 s: {sum(t > 2.0 for t in cli)}")  # fmt: skip

@@ -35,7 +35,7 @@ import statistics
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -54,6 +54,7 @@ __all__ = [
     "FORWARD",
     "HistoryPair",
     "Verdict",
+    "assembled_pairs",
     "check_pair",
     "documents",
     "read_history",
@@ -86,6 +87,70 @@ class HistoryPair:
     @cached_property
     def new(self) -> Any:
         return json.loads(self.new_text)
+
+
+def _edited(document: Any, edit: Callable[[Any], None]) -> Any:
+    changed = copy.deepcopy(document)
+    edit(changed)
+    return changed
+
+
+def assembled_pairs(schemastore: Path) -> list[HistoryPair]:
+    """Pairs made from SchemaStore's current files (``schemas/json/``) by the edits issue 33
+    met on real commits: 8 values added to the 2,397-value enum of a 190 KB linter config
+    (ruff), the same file re-indented with a root description added, a draft-07 workflow
+    schema whose messages must name ``#/definitions/normalJob`` (a property made required
+    there, a ``oneOf`` branch removed), and a TypeScript config whose ``target`` enum loses a
+    value that its pattern branch still accepts (no break), then loses it from the pattern
+    too (a break)."""
+    folder = schemastore / "schemas" / "json"
+
+    def read(name: str) -> tuple[str, Any]:
+        text = (folder / f"{name}.json").read_text(encoding="utf-8")
+        return text, json.loads(text)
+
+    pairs = []
+    ruff_text, ruff = read("ruff")
+    selectors = ruff["definitions"]["RuleSelector"]["enum"]
+    fewer = _edited(ruff, lambda d: d["definitions"]["RuleSelector"].update(
+        enum=[v for i, v in enumerate(selectors) if i % 300 != 7]))  # fmt: skip
+    pairs.append(HistoryPair("ruff", "enum+8", "8 RuleSelector values added",
+                             json.dumps(fewer, indent=2), ruff_text))  # fmt: skip
+    described = _edited(ruff, lambda d: d.update(description="Ruff's configuration."))
+    pairs.append(HistoryPair("ruff", "reformat", "re-indented, a root description added",
+                             ruff_text, json.dumps(described, indent=4)))  # fmt: skip
+    workflow_text, workflow = read("github-workflow")
+
+    def tighten(d: Any) -> None:
+        d["definitions"]["normalJob"]["required"].append("steps")
+        jobs = d["properties"]["jobs"]["patternProperties"]
+        for schema in jobs.values():
+            schema["oneOf"] = schema["oneOf"][:1]
+
+    tightened = json.dumps(_edited(workflow, tighten), indent=2)
+    pairs.append(HistoryPair("github-workflow", "normalJob", "steps required, a job kind removed",
+                             workflow_text, tightened))  # fmt: skip
+    tsconfig_text, tsconfig = read("tsconfig")
+
+    def target(d: Any) -> Any:
+        return d["definitions"]["compilerOptionsDefinition"]["properties"]["compilerOptions"][
+            "properties"]["target"]  # fmt: skip
+
+    def drop_es3(d: Any) -> None:
+        target(d)["anyOf"][0]["enum"].remove("es3")
+
+    def drop_es3_pattern(d: Any) -> None:
+        drop_es3(d)
+        branch = target(d)["anyOf"][1]
+        branch["pattern"] = branch["pattern"].replace("[356]", "[56]")
+
+    enum_only = json.dumps(_edited(tsconfig, drop_es3), indent=4)
+    both = json.dumps(_edited(tsconfig, drop_es3_pattern), indent=4)
+    pairs.append(HistoryPair("tsconfig", "target-enum", "es3 left the enum, not the pattern",
+                             tsconfig_text, enum_only))  # fmt: skip
+    pairs.append(HistoryPair("tsconfig", "target-es3", "es3 left the enum and the pattern",
+                             tsconfig_text, both))  # fmt: skip
+    return pairs
 
 
 def read_history(folder: Path) -> list[HistoryPair]:
@@ -137,8 +202,10 @@ class Verdict:
     error: str = ""
     bad_witnesses: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    internal: list[str] = field(default_factory=list)  # messages naming the internal form
     silent: dict[str, Any] = field(default_factory=dict)  # direction: a separating document
     separated: dict[str, Any] = field(default_factory=dict)  # direction: a separating document
+    sampled_apart: set[str] = field(default_factory=set)  # directions a sampled document showed
     judges_disagree: int = 0  # documents python-jsonschema and the ECMA oracle judge apart
     sampled: int = 0
 
@@ -260,6 +327,8 @@ def judge(
         about = _about_what_did_not_change(pair, finding)
         if about is not None:
             verdict.unchanged.append(about)
+        if "$defs" in finding.message and "$defs" not in pair.old_text + pair.new_text:
+            verdict.internal.append(f"{finding.rule}: {finding.message}")
     reported = verdict.directions()
     for document in samples:
         verdict.sampled += 1
@@ -274,6 +343,7 @@ def judge(
             continue
         direction = BACKWARD if plain_old else FORWARD
         verdict.separated.setdefault(direction, document)
+        verdict.sampled_apart.add(direction)
         if direction not in reported:
             verdict.silent.setdefault(direction, document)
     return verdict
@@ -552,10 +622,14 @@ def summary(verdicts: Sequence[Verdict]) -> str:
         f"silent passes: {sum(len(v.silent) for v in verdicts)} (pair, direction) cases",
         f"bad witnesses: {sum(len(v.bad_witnesses) for v in verdicts)}",
         f"findings about what did not change: {sum(len(v.unchanged) for v in verdicts)}",
+        f"messages naming the internal form ($defs in a file without): "
+        f"{sum(len(v.internal) for v in verdicts)}",
         f"pairs with CHANGE_UNPROVEN: {sum(v.unproven for v in verdicts)}",
-        f"separated (pair, direction): {sum(len(v.separated) for v in verdicts)}; "
-        f"documents sampled: {sum(v.sampled for v in verdicts)}; judges disagree on "
-        f"{sum(v.judges_disagree for v in verdicts)}",
+        f"(pair, direction) cases separated: {sum(len(v.separated) for v in verdicts)} "
+        f"(by a checked witness or a sampled document; by a sampled document: "
+        f"{sum(len(v.sampled_apart) for v in verdicts)}); documents sampled: "
+        f"{sum(v.sampled for v in verdicts)}; the two judges disagree on "
+        f"{sum(v.judges_disagree for v in verdicts)} (counted apart)",
     ]
     if times and slowest is not None:
         lines.append(
