@@ -75,6 +75,8 @@ class HistoryPair:
     subject: str
     old_text: str
     new_text: str
+    # The findings a hand-made pair must yield: (rule, categories) pairs, in any order.
+    expect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
     @property
     def name(self) -> str:
@@ -163,6 +165,9 @@ def read_history(folder: Path) -> list[HistoryPair]:
             entry.get("subject", ""),
             (folder / entry["old"]).read_text(encoding="utf-8"),
             (folder / entry["new"]).read_text(encoding="utf-8"),
+            None
+            if "expect" not in entry
+            else tuple((rule, tuple(categories)) for rule, categories in entry["expect"]),
         )
         for entry in index
     ]

@@ -21,6 +21,7 @@ from codegen.breaking.engine.kinds import Step
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
 from codegen.breaking.engine.nodes import counterpart as counterpart_in
+from codegen.breaking.engine.unions import untold
 from codegen.breaking.walk import describe
 from codegen.breaking.words import BACKWARD, declared_names, offending, resolves, worded
 from codegen.core.jsonpos import escape_pointer
@@ -97,7 +98,8 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
             else "the previous contract accepts every document the new one accepts"
         )
         place = "for" if step[0] == "$self" else f"at the {step[0]} of"
-        message = f"Whether {asked} could not be decided {place} {subject}: {item.reason}."
+        message = f"Whether {asked} could not be decided {place} {subject}: {item.reason}"
+        message += _tried(node, item.reason) + "."
     else:
         rule, message = worded(
             node,
@@ -118,6 +120,27 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
                 return Explained(rule, counterpart.home, True, declared, message)
     file, current, pointer = _placed(node, pointer, counterpart, other, backward)
     return Explained(rule, file, current, pointer, message)
+
+
+def _tried(node: SNode, reason: str) -> str:
+    """What the check tried before its search bound: each edit asked where it was made,
+    widenings proved, unions told apart decided branch by branch; and the unions it found no
+    way to tell apart, whose branches it searched in combination."""
+    if not reason.startswith("the search bound"):
+        return ""
+    tried = (
+        " (tried: each edit asked where it was made, widenings proved from the two schemas, "
+        "unions told apart by a tag, a required property, their types or their values decided "
+        "branch by branch"
+    )
+    combined = untold(node)
+    if not combined:
+        return tried + ")"
+    places = ", ".join(
+        f"{n.home.file_pointer(n.pointer) or '/'} ({'anyOf' if 'anyOf' in n.obj else 'oneOf'})"
+        for n in combined
+    )
+    return f"{tried}; searched in combination: the branches of {places}, told apart by none)"
 
 
 def _deleted(node: SNode, step: Step, counterpart: SNode, value: Any) -> Explained:

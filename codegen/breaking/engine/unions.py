@@ -31,7 +31,7 @@ from codegen.breaking.engine.nodes import SNode
 from codegen.core.ecma import ecma_search
 from codegen.core.loader import SchemaTree
 
-__all__ = ["Facts", "disjoint", "facts", "tag"]
+__all__ = ["Facts", "disjoint", "facts", "presence", "tag", "told_apart", "untold", "values_node"]
 
 _DEPTH = 16
 
@@ -249,6 +249,54 @@ def presence(node: SNode, key: str) -> list[tuple[int, str, list[int]]] | None:
         result = None
     cache[memo] = result
     return result
+
+
+def told_apart(node: SNode, key: str) -> bool:
+    """Whether the branches of ``node``'s union ``key`` are decided one by one: told apart by
+    a tag or a required property (objects), or disjoint for every kind."""
+    return (
+        tag(node, key) is not None
+        or presence(node, key) is not None
+        or all(disjoint(node, key, kind) for kind in _ANY)
+    )
+
+
+def untold(start: SNode, limit: int = 3, reach: int = 2000) -> list[SNode]:
+    """Up to ``limit`` unions (``anyOf``/``oneOf`` of several branches) that ``start`` reaches
+    whose branches are not told apart (:func:`told_apart`): where the search combines
+    branches. Schemas are read breadth first, ``reach`` of them at most."""
+    found: list[SNode] = []
+    seen = {start.key}
+    queue = [start]
+    while queue and len(seen) < reach and len(found) < limit:
+        node = queue.pop(0)
+        if not isinstance(node.value, dict):
+            continue
+        children: list[SNode] = []
+        for key, spec in node.value.items():
+            if key in ("anyOf", "oneOf") and isinstance(spec, list):
+                if len(spec) > 1 and not told_apart(node, key) and len(found) < limit:
+                    found.append(node)
+                children += [node.child(key, i) for i in range(len(spec))]
+            elif key in ("allOf", "prefixItems") and isinstance(spec, list):
+                children += [node.child(key, i) for i in range(len(spec))]
+            elif key in ("properties", "patternProperties", "dependentSchemas") and isinstance(
+                spec, dict
+            ):
+                children += [node.child(key, name) for name in spec]
+            elif key in ("items", "additionalProperties", "not", "if", "then", "else",
+                         "contains", "propertyNames", "unevaluatedProperties",
+                         "unevaluatedItems") and isinstance(spec, dict):  # fmt: skip
+                children.append(node.child(key))
+            elif key == "$ref" and isinstance(spec, str):
+                target = node.target()
+                if target is not None:
+                    children.append(target)
+        for child in children:
+            if child.key not in seen:
+                seen.add(child.key)
+                queue.append(child)
+    return found
 
 
 def values_node(node: SNode, key: str, label: str, values: list[Any]) -> SNode:
