@@ -14,7 +14,9 @@ what it said:
   with everything it references (its subtree and the local references it reaches equal), or a
   ``PROPERTY_DELETED`` naming a property still at its place;
 * **silent pass**: a direction in which some sampled document separates the versions, with no
-  finding in that direction (``CHANGE_UNPROVEN`` is a finding);
+  finding in that direction (``CHANGE_UNPROVEN`` is a finding); a document the two judges
+  decide apart is counted apart, and a silent pass too when the ECMA-262 reading (the check's)
+  separates the versions unreported;
 * **unproven**: a pair with a ``CHANGE_UNPROVEN`` finding.
 
 Sampled documents (:func:`documents`) are drawn from both versions by a seeded walker of the
@@ -342,8 +344,14 @@ def judge(
             new.verdicts(document),
         )
         if plain_old != ecma_old or plain_new != ecma_new:
+            # The judges differ (a pattern read by Python's re and by ECMA-262): counted apart;
+            # the check reads patterns as ECMA-262, so what that reading separates must show.
             verdict.judges_disagree += 1
-            continue  # the judges differ (a pattern read by re and by ECMA-262): counted apart
+            if ecma_old != ecma_new:
+                direction = BACKWARD if ecma_old else FORWARD
+                if direction not in reported:
+                    verdict.silent.setdefault(direction, document)
+            continue
         if plain_old == plain_new:
             continue
         direction = BACKWARD if plain_old else FORWARD
