@@ -6,7 +6,8 @@ the 60 pairs of the shared schema-history folder, copied by ``bench/bench_histor
 ``assembled/`` holds small pairs written here in the shapes issue 33 met (a oneOf told apart by
 a ``using`` enum gaining a value, an anyOf of objects under a new root description or
 re-indented and reordered, a draft-07 file whose messages must name ``#/definitions/...``,
-properties deleted from a closed object, an anyOf told apart by required properties). Each pair
+properties deleted from a closed object, an anyOf told apart by required properties, a
+definition renamed with its references in a draft-04 file). Each pair
 goes through :func:`codegen.breaking.table.compare` (both directions) and is judged by
 :mod:`tests._history`: every witness by both schemas (python-jsonschema with the file's draft,
 and the ECMA-262 oracle), every finding's place, and seeded documents sampled from both
