@@ -194,7 +194,7 @@ def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
     """One of its choices for each place, all different (JSON equality), or None when there
     is no such choice (Kuhn's augmenting paths: exact)."""
     owner: dict[Any, Any] = {}
-    keys = {p: [_canonical(v) for v in values] for p, values in choices.items()}
+    keys = {p: [json_key(v) for v in values] for p, values in choices.items()}
 
     def place(position: Any, seen: set[Any]) -> bool:
         for key in keys[position]:
@@ -211,9 +211,6 @@ def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
             return None
     chosen = {p: k for k, p in owner.items()}
     return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
-
-
-_canonical = json_key
 
 
 # ---------------------------------------------------------------------------- strings

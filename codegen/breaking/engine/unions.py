@@ -36,9 +36,6 @@ __all__ = ["Facts", "disjoint", "facts", "presence", "tag", "told_apart", "untol
 _DEPTH = 16
 
 
-_canonical = json_key
-
-
 @dataclass
 class Facts:
     """What a schema says of the values it accepts, over-approximated: the kinds it may accept,
@@ -115,9 +112,9 @@ def _read(node: SNode, depth: int) -> Facts:
         kinds = type_kinds(value["type"], node.float_integers)
     values: dict[str, Any] | None = None
     if "const" in value:
-        values = {_canonical(value["const"]): value["const"]}
+        values = {json_key(value["const"]): value["const"]}
     if isinstance(value.get("enum"), list):
-        listed = {_canonical(v): v for v in value["enum"]}
+        listed = {json_key(v): v for v in value["enum"]}
         values = listed if values is None else {k: v for k, v in values.items() if k in listed}
     if values is not None:
         kinds = kinds & _kinds_of(values.values())
