@@ -262,6 +262,13 @@ def breaking_options(parser: argparse.ArgumentParser) -> None:
         "(default: [tool.maverick-codegen.breaking] use, else CODEGEN,DATA_BACKWARD,"
         "PROPERTY_DELETED)",
     )
+    parser.add_argument(
+        "--check-models",
+        action="store_true",
+        help="also judge each witness by the model generated from the new schema (generates "
+        "it: seconds on a large schema); a model that disagrees with its schema is reported "
+        "as an internal error",
+    )
     format_option(parser)
 
 
@@ -300,7 +307,10 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         findings = []
     else:
         findings = breaking.compare(
-            breaking.Side(previous_tree, shown), current, breaking.directions_for(selection)
+            breaking.Side(previous_tree, shown),
+            current,
+            breaking.directions_for(selection),
+            check_models=args.check_models,
         )
     chosen = breaking.select(findings, selection)
     out.write(render(chosen, args.format))
