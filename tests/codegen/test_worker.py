@@ -17,7 +17,8 @@ import pytest
 
 from codegen.core.config import load_config
 from codegen.core.errors import CodegenError
-from codegen.generate import _dmcg, plan
+from codegen.generate import plan
+from codegen.generate.models import _dmcg
 from tests.conftest import REPO
 
 

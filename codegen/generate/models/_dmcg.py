@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ def generate_modules(
     *,
     single_module: tuple[str, ...] | None = None,
     shown: Path | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> dict[tuple[str, ...], str]:
     """Generate one module per schema file below ``schema_dir``.
 
@@ -47,11 +49,85 @@ def generate_modules(
     ``single_module`` names the module when the tree holds one file
     (the generator then returns a bare string). Keys of the result are module paths such as
     ``("agents", "finding.py")``; package ``__init__.py`` files are not returned.
+
+    ``names``: the class each schema must be (``"path/file.json#/pointer"``, as the generator
+    reports where a class comes from, -> class name). The generator names the classes it makes
+    of other schemas (an inline object, an enumeration) itself, and gives one of ours another
+    name when one of those takes it first: then it runs again, told every name
+    (``model_name_map``), each of its own that took one of ours numbered past every name in use.
     """
+    where = Location(shown or schema_dir)
+    with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as scratch:
+        metadata = Path(scratch) / "models.json"
+        result = _generate(schema_dir, where, Path(scratch), metadata, {})
+        renames: dict[str, str] = {}
+        for _ in range(3):  # a rename may move another name: asked again, with both
+            wrong = _misnamed(metadata, names or {})
+            if not wrong:
+                break
+            renames = _renames(metadata, names or {}, renames)
+            result = _generate(schema_dir, where, Path(scratch), metadata, renames)
+        else:
+            wrong = _misnamed(metadata, names or {})
+            if wrong:
+                listed = ", ".join(f"{ref} as {name!r}" for ref, name in sorted(wrong.items()))
+                raise CodegenError(f"the generator did not name {listed}", where, "GENERATOR")
+    if isinstance(result, str):
+        if single_module is None:
+            raise CodegenError("generator returned one module for a tree", where)
+        return {single_module: _lines(result)}
+    if result is None:
+        raise CodegenError("generator returned nothing", where, "GENERATOR")
+    return {
+        tuple(key): _lines(code) for key, code in result.items() if tuple(key)[-1] != "__init__.py"
+    }
+
+
+def _lines(code: str) -> str:
+    """``code`` with a carriage return (a description's, written as it is in a docstring) a line
+    feed: Python counts it as a line end, and the edits split lines at line feeds only."""
+    return code.replace("\r\n", "\n").replace("\r", "\n") if "\r" in code else code
+
+
+def _models(metadata: Path) -> list[tuple[str, str]]:
+    """(where from, class name) of each class the generator made (its model metadata)."""
+    models = json.loads(metadata.read_text(encoding="utf-8"))["models"]
+    return [(str(m["source_ref"]), str(m["class_name"])) for m in models]
+
+
+def _misnamed(metadata: Path, names: Mapping[str, str]) -> dict[str, str]:
+    """The schemas of ``names`` the generator made no class of that name (-> the name)."""
+    made = dict(_models(metadata))
+    return {ref: name for ref, name in names.items() if ref in made and made[ref] != name}
+
+
+def _renames(
+    metadata: Path, names: Mapping[str, str], renames: Mapping[str, str]
+) -> dict[str, str]:
+    """The ``model_name_map`` that gives each schema of ``names`` its name: every one of them
+    named by where it is, and each other class holding one of those names renamed by that name
+    (the generator knows the schemas it names itself by paths of its own), numbered past every
+    name in use. A key by where matches before a key by name."""
+    models = _models(metadata)
+    ours = set(names.values())
+    taken = {name for _, name in models} | ours | set(renames.values())
+    found = {**renames, **names}
+    for ref, name in models:
+        if name in ours and names.get(ref) != name and name not in found:
+            number = 1
+            while f"{name}{number}" in taken:
+                number += 1
+            found[name] = f"{name}{number}"
+            taken.add(found[name])
+    return found
+
+
+def _generate(
+    schema_dir: Path, where: Location, scratch: Path, metadata: Path, renames: dict[str, str]
+) -> Any:
+    """One call of the generator (its model metadata written to ``metadata``)."""
     global _warm  # noqa: PLW0603 - one flag for the process
     import datamodel_code_generator as dmcg  # noqa: PLC0415  (kept out of start-up)
-
-    where = Location(shown or schema_dir)
 
     options: dict[str, Any] = {
         "input_file_type": "jsonschema",
@@ -79,25 +155,25 @@ def generate_modules(
         "deserialize_default_values": ["enum"],
         "keep_model_order": True,
         "strict_refs": True,
+        # A $defs key with dots ("resource.azure.v0") names no module of its own.
+        "treat_dot_as_module": False,
+        "emit_model_metadata": metadata,
     }
+    if renames:
+        options["model_name_map"] = renames
+    # The generator reads settings (black, isort, ruff tables) from the caller's directory:
+    # point it at an empty folder so that the output never depends on it.
+    neutral = scratch / "settings"
+    neutral.mkdir(exist_ok=True)
+    options["settings_path"] = neutral
     try:
-        # The generator reads settings (black, isort, ruff tables) from the caller's
-        # directory: point it at an empty folder so that the output never depends on it.
-        with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as neutral:
-            options["settings_path"] = Path(neutral)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = dmcg.generate(schema_dir, **options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = dmcg.generate(schema_dir, **options)
         _warm = True
     except Exception as exc:  # the generator raises many unrelated types
         raise CodegenError(f"datamodel-code-generator failed: {exc}", where, "GENERATOR") from exc
-    if isinstance(result, str):
-        if single_module is None:
-            raise CodegenError("generator returned one module for a tree", where)
-        return {single_module: result}
-    if result is None:
-        raise CodegenError("generator returned nothing", where, "GENERATOR")
-    return {tuple(key): code for key, code in result.items() if tuple(key)[-1] != "__init__.py"}
+    return result
 
 
 # -- The generator in a worker process ---------------------------------------------------------
@@ -136,6 +212,7 @@ def _run(request: dict[str, Any]) -> dict[tuple[str, ...], str]:
         Path(request["schema_dir"]),
         single_module=tuple(single) if single is not None else None,
         shown=Path(request["shown"]),
+        names=request.get("names"),
     )
 
 
@@ -221,13 +298,19 @@ class Generator:
             self._process.communicate()
 
     def submit(
-        self, schema_dir: Path, *, single_module: tuple[str, ...] | None, shown: Path
+        self,
+        schema_dir: Path,
+        *,
+        single_module: tuple[str, ...] | None,
+        shown: Path,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         """Ask for the modules of ``schema_dir`` (see :func:`generate_modules`)."""
         self._request = {
             "schema_dir": str(schema_dir),
             "single_module": list(single_module) if single_module is not None else None,
             "shown": str(shown),
+            "names": dict(names or {}),
         }
         if self._process is not None:
             assert self._process.stdin is not None

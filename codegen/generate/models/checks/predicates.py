@@ -191,7 +191,7 @@ class PredicateCompiler:
         if body is None and not referenced:
             self.names[key] = None
             return None
-        where = ascii(f"{rel}#{pointer}")[1:-1].replace('"', '\\"')
+        where = ascii(f"{rel}#{schema.file_pointer(pointer)}")[1:-1].replace('"', '\\"')
         empty = ["return set(), set()"] if annotate else ["return True"]
         lines = body if body is not None and not self.readable else tidy(body or empty)
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"
