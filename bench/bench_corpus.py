@@ -22,7 +22,7 @@ every SchemaStore URL mapped to the folder (``[tool.maverick-codegen.refs]``); f
 datamodel-code-generator, the file where it lies (its relative references find their files).
 Each schema's documents: its test and negative test documents, 10 seeded edits of each (a value
 of another type, a key removed, an unknown key added), and up to ``--drawn`` documents
-hypothesis-jsonschema draws from it (at most 20 s; the same ones for both generators), each
+hypothesis-jsonschema draws from it (at most 10 s; the same ones for both generators), each
 judged by python-jsonschema (the schema's own draft, ECMA-262 patterns). Schemas run in
 ``--jobs`` worker processes (2 by default), each generator within ``--timeout`` seconds per
 schema (past it, the schema is listed as such). The table: schemas generated, refused (by
@@ -74,6 +74,7 @@ from codegen.core.loader import load_tree  # noqa: E402
 from tests import _corpus, _schemastore  # noqa: E402
 
 TIMEOUT = 120  # seconds for plain datamodel-code-generator on one file
+DRAW_SECONDS = 10.0  # for hypothesis-jsonschema's documents of one schema of a folder
 
 
 def _no_network(self: Any, url: str) -> str:
@@ -217,7 +218,7 @@ def _documents(folder: _schemastore.Folder, name: str, drawn_file: Path, drawn: 
     found += [("edit", None, d) for d in _schemastore.edits(name, [d for _, _, d in tests])]
     if not drawn_file.exists():
         schema = json.loads((folder.schemas / f"{name}.json").read_text(encoding="utf-8"))
-        documents, why = _schemastore.drawn(schema, drawn, _schemastore.seed_of(name), 20.0)
+        documents, why = _schemastore.drawn(schema, drawn, _schemastore.seed_of(name), DRAW_SECONDS)
         drawn_file.write_text(json.dumps({"documents": documents, "why": why}), encoding="utf-8")
     kept = json.loads(drawn_file.read_text(encoding="utf-8"))
     found += [("drawn", None, d) for d in kept["documents"]]
