@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.core.errors import CodegenError, Location
+from codegen.generate.models.class_names import rename_classes
 
 __all__ = [
     "HEADER_PLACEHOLDER",
@@ -53,34 +54,27 @@ def generate_modules(
     ``names``: the class each schema must be (``"path/file.json#/pointer"``, as the generator
     reports where a class comes from, -> class name). The generator names the classes it makes
     of other schemas (an inline object, an enumeration) itself, and gives one of ours another
-    name when one of those takes it first: then it runs again, told every name
-    (``model_name_map``), each of its own that took one of ours numbered past every name in use.
+    name when one of those takes it first: :func:`rename_classes` gives ours their names
+    afterwards, by its model metadata.
     """
     where = Location(shown or schema_dir)
     with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as scratch:
         metadata = Path(scratch) / "models.json"
-        result = _generate(schema_dir, where, Path(scratch), metadata, {})
-        renames: dict[str, str] = {}
-        for _ in range(3):  # a rename may move another name: asked again, with both
-            wrong = _misnamed(metadata, names or {})
-            if not wrong:
-                break
-            renames = _renames(metadata, names or {}, renames)
-            result = _generate(schema_dir, where, Path(scratch), metadata, renames)
-        else:
-            wrong = _misnamed(metadata, names or {})
-            if wrong:
-                listed = ", ".join(f"{ref} as {name!r}" for ref, name in sorted(wrong.items()))
-                raise CodegenError(f"the generator did not name {listed}", where, "GENERATOR")
+        result = _generate(schema_dir, where, Path(scratch), metadata)
+        made = _models(metadata) if names else []
     if isinstance(result, str):
         if single_module is None:
             raise CodegenError("generator returned one module for a tree", where)
-        return {single_module: _lines(result)}
-    if result is None:
+        modules = {single_module: _lines(result)}
+    elif result is None:
         raise CodegenError("generator returned nothing", where, "GENERATOR")
-    return {
-        tuple(key): _lines(code) for key, code in result.items() if tuple(key)[-1] != "__init__.py"
-    }
+    else:
+        modules = {
+            tuple(key): _lines(code)
+            for key, code in result.items()
+            if tuple(key)[-1] != "__init__.py"
+        }
+    return rename_classes(modules, made, names or {}, single_module) if made else modules
 
 
 def _lines(code: str) -> str:
@@ -89,42 +83,13 @@ def _lines(code: str) -> str:
     return code.replace("\r\n", "\n").replace("\r", "\n") if "\r" in code else code
 
 
-def _models(metadata: Path) -> list[tuple[str, str]]:
-    """(where from, class name) of each class the generator made (its model metadata)."""
+def _models(metadata: Path) -> list[tuple[str, str, str]]:
+    """(module, class name, where from) of each class the generator made (its metadata)."""
     models = json.loads(metadata.read_text(encoding="utf-8"))["models"]
-    return [(str(m["source_ref"]), str(m["class_name"])) for m in models]
+    return [(str(m["module"]), str(m["class_name"]), str(m["source_ref"])) for m in models]
 
 
-def _misnamed(metadata: Path, names: Mapping[str, str]) -> dict[str, str]:
-    """The schemas of ``names`` the generator made no class of that name (-> the name)."""
-    made = dict(_models(metadata))
-    return {ref: name for ref, name in names.items() if ref in made and made[ref] != name}
-
-
-def _renames(
-    metadata: Path, names: Mapping[str, str], renames: Mapping[str, str]
-) -> dict[str, str]:
-    """The ``model_name_map`` that gives each schema of ``names`` its name: every one of them
-    named by where it is, and each other class holding one of those names renamed by that name
-    (the generator knows the schemas it names itself by paths of its own), numbered past every
-    name in use. A key by where matches before a key by name."""
-    models = _models(metadata)
-    ours = set(names.values())
-    taken = {name for _, name in models} | ours | set(renames.values())
-    found = {**renames, **names}
-    for ref, name in models:
-        if name in ours and names.get(ref) != name and name not in found:
-            number = 1
-            while f"{name}{number}" in taken:
-                number += 1
-            found[name] = f"{name}{number}"
-            taken.add(found[name])
-    return found
-
-
-def _generate(
-    schema_dir: Path, where: Location, scratch: Path, metadata: Path, renames: dict[str, str]
-) -> Any:
+def _generate(schema_dir: Path, where: Location, scratch: Path, metadata: Path) -> Any:
     """One call of the generator (its model metadata written to ``metadata``)."""
     global _warm  # noqa: PLW0603 - one flag for the process
     import datamodel_code_generator as dmcg  # noqa: PLC0415  (kept out of start-up)
@@ -159,8 +124,6 @@ def _generate(
         "treat_dot_as_module": False,
         "emit_model_metadata": metadata,
     }
-    if renames:
-        options["model_name_map"] = renames
     # The generator reads settings (black, isort, ruff tables) from the caller's directory:
     # point it at an empty folder so that the output never depends on it.
     neutral = scratch / "settings"
