@@ -78,7 +78,7 @@ def _rename(key: Key, code: str, renames: Mapping[Key, Mapping[str, str]]) -> st
         if isinstance(node, ast.ImportFrom) and node.level:
             for alias in node.names:
                 as_module = _target(key, node, alias.name)
-                if as_module in renames or any(k[: len(as_module)] == as_module for k in renames):
+                if as_module in renames:
                     modules[alias.asname or alias.name] = as_module
                     continue
                 new = renames.get(_target(key, node), {}).get(alias.name)
@@ -89,32 +89,32 @@ def _rename(key: Key, code: str, renames: Mapping[Key, Mapping[str, str]]) -> st
                     local[alias.name] = new
     words = re.compile(r"\b(" + "|".join(map(re.escape, sorted(local))) + r")\b") if local else None
     types = {id(n) for t in _type_expressions(tree) for n in ast.walk(t)}
-    for node in ast.walk(tree):
+    for item in ast.walk(tree):
         if (
-            isinstance(node, ast.Constant)
-            and id(node) in types
-            and isinstance(node.value, str)
+            isinstance(item, ast.Constant)
+            and id(item) in types
+            and isinstance(item.value, str)
             and words is not None
-            and node.lineno == node.end_lineno
-            and (renamed := words.sub(lambda m: local[m.group(1)], node.value)) != node.value
-            and _annotation(node.value)
+            and item.lineno == item.end_lineno
+            and (renamed := words.sub(lambda m: local[m.group(1)], item.value)) != item.value
+            and _annotation(item.value)
         ):  # a forward reference written as a string: RootModel["Types"]
-            edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, repr(renamed)))
-        elif isinstance(node, ast.ClassDef) and node.name in local:
-            line = lines[node.lineno - 1].encode()
+            edits.append((item.lineno, item.col_offset, item.end_col_offset or 0, repr(renamed)))
+        elif isinstance(item, ast.ClassDef) and item.name in local:
+            line = lines[item.lineno - 1].encode()
             start = line.index(b"class ") + len(b"class ")
-            edits.append((node.lineno, start, start + len(node.name.encode()), local[node.name]))
-        elif isinstance(node, ast.Name) and node.id in local:
-            edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, local[node.id]))
+            edits.append((item.lineno, start, start + len(item.name.encode()), local[item.name]))
+        elif isinstance(item, ast.Name) and item.id in local:
+            edits.append((item.lineno, item.col_offset, item.end_col_offset or 0, local[item.id]))
         elif (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in modules
-            and node.attr in renames.get(modules[node.value.id], {})
+            isinstance(item, ast.Attribute)
+            and isinstance(item.value, ast.Name)
+            and item.value.id in modules
+            and item.attr in renames.get(modules[item.value.id], {})
         ):
-            end = node.end_col_offset or 0
-            new = renames[modules[node.value.id]][node.attr]
-            edits.append((node.end_lineno or node.lineno, end - len(node.attr.encode()), end, new))
+            end = item.end_col_offset or 0
+            new = renames[modules[item.value.id]][item.attr]
+            edits.append((item.end_lineno or item.lineno, end - len(item.attr.encode()), end, new))
     for line_no, start, end, text in sorted(set(edits), reverse=True):
         raw = lines[line_no - 1].encode()
         lines[line_no - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
