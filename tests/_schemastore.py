@@ -159,11 +159,25 @@ def sibling(uri: str) -> str | None:
 def closure(folder: Folder, name: str) -> list[str]:
     """``name`` and every schema of the folder it reaches by reference (relative to its base,
     or by a SchemaStore URL), sorted."""
+    return _reach(folder, name)[0]
+
+
+def unresolved(folder: Folder, name: str) -> list[str]:
+    """The references of ``name`` and the schemas it reaches that name no schema of the
+    folder (another SchemaStore schema the folder lacks, a web URL)."""
+    return _reach(folder, name)[1]
+
+
+def _reach(folder: Folder, name: str) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
+    lacking: set[str] = set()
     pending = [name]
     while pending:
         current = pending.pop()
-        if current in seen or not (folder.schemas / f"{current}.json").is_file():
+        if current in seen:
+            continue
+        if not (folder.schemas / f"{current}.json").is_file():
+            lacking.add(f"{current}.json")
             continue
         seen.add(current)
         document = json.loads((folder.schemas / f"{current}.json").read_text(encoding="utf-8"))
@@ -177,7 +191,9 @@ def closure(folder: Folder, name: str) -> list[str]:
                 found = relative.removesuffix(".json")  # by path, beside the file
             if found is not None:
                 pending.append(found)
-    return sorted(seen)
+            else:
+                lacking.add(urldefrag(urljoin(base, ref)).url)
+    return sorted(seen), sorted(lacking)
 
 
 def project(folder: Folder, name: str, where: Path, package: str) -> Path:
