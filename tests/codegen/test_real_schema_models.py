@@ -17,6 +17,8 @@ holds them); each document is decided by the generated class as python-jsonschem
   ``$defs`` key with dots as a module path or one with slashes twice, and a root model's
   ``default`` or ``deprecated`` made it nullable or unable to validate;
 * a description holding a carriage return shifted every edit after it;
+* sibling versions of one schema in one folder: the classes of the second, numbered, were named
+  otherwise by the generator;
 * two files with dashes, one referring to the other from a nested object (a traceback).
 """
 
@@ -263,6 +265,41 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         [{"a": {"b": "s"}}, {"a": {"b": 1}}],
     ),
 }
+# Sibling versions of one schema: the second file's classes are numbered (DoseEscalationLevel2),
+# which the generator named otherwise ("lacks class DoseEscalationLevel2").
+for _version in (2, 3):
+    CASES[f"forecast-{_version}.0.0.json"] = (
+        {
+            "$schema": D07,
+            "title": "Forecast",
+            "type": "object",
+            "properties": {"level": {"$ref": "#/definitions/DoseEscalationLevel"}},
+            "definitions": {
+                "DoseEscalationLevel": {
+                    "title": "Dose Escalation Level",
+                    "oneOf": [{"$ref": "#/definitions/First"}, {"$ref": "#/definitions/Final"}],
+                },
+                "First": {
+                    "title": "First Dose Escalation Level",
+                    "type": "object",
+                    "properties": {"first": {"const": True}, "dose": {"type": "number"}},
+                    "required": ["first"],
+                },
+                "Final": {
+                    "title": "Final Dose Escalation Level",
+                    "type": "object",
+                    "properties": {"first": {"const": False}, "rate": {"type": "number"}},
+                    "required": ["first"],
+                },
+            },
+        },
+        [
+            {"level": {"first": True, "dose": 1}},
+            {"level": {"first": False, "rate": "x"}},
+            {"level": {}},
+            {"level": {"first": False, "rate": 2}},
+        ],
+    )
 # Two files with dashes, one referring to the other's definition from a nested object.
 DASHED = {
     "pre-commit-hooks.json": {"$schema": D07, "type": "array", "items": {"type": "object"},
