@@ -25,14 +25,16 @@ holds them); each document is decided by the generated class as python-jsonschem
 from __future__ import annotations
 
 import importlib
+import io
 import json
 from collections.abc import Iterator
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pydantic
 import pytest
 
+from codegen.cli import main
 from codegen.core.config import load_config
 from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.loader import load_tree
@@ -398,3 +400,30 @@ def test_the_model_names_the_rule_as_the_file_writes_it(generated: dict[str, Any
     assert error["ctx"]["rule"] == "profile.json#/definitions/profile"
     assert "$defs" not in error["msg"]
     assert PurePosixPath(error["ctx"]["rule"].split("#")[0]).name == "profile.json"
+
+
+def test_a_failure_while_editing_the_generated_code_names_the_schema_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An edit the generator's code defeats (IndexError in _defer_build, once) is a refusal
+    that names the file and the rule, never a traceback that names none."""
+    from codegen.generate.models import assemble
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(assemble, "use_missing", broken)
+    (tmp_path / "schemas").mkdir()
+    note = {"$schema": D2020, "title": "Note", "type": "object", "properties": {"text": {}}}
+    (tmp_path / "schemas" / "note.json").write_text(json.dumps(note), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/notes"\n'
+        'package = "notes"\n',
+        encoding="utf-8",
+    )
+    code = main(["--config", str(tmp_path / "pyproject.toml"), "generate"], io.StringIO())
+    error = capsys.readouterr().err
+    assert code == 2
+    assert error.startswith(f"{tmp_path / 'schemas' / 'note.json'}:1:1: ")
+    assert "IndexError: list index out of range" in error
+    assert error.rstrip().endswith("(GENERATOR)")

@@ -74,7 +74,18 @@ def generate_modules(
             for key, code in result.items()
             if tuple(key)[-1] != "__init__.py"
         }
-    return rename_classes(modules, made, names or {}, single_module) if made else modules
+    if not made:
+        return modules
+    try:
+        return rename_classes(modules, made, names or {}, single_module)
+    except Exception as exc:  # the generator's code defeated an edit: a bug of ours, named
+        detail = f"{type(exc).__name__}: {exc}"
+        raise CodegenError(
+            f"maverick-codegen could not name the generated classes ({detail}); this is a bug "
+            "of maverick-codegen, not of the schemas: please report it with them",
+            where,
+            "GENERATOR",
+        ) from exc
 
 
 def _lines(code: str) -> str:
