@@ -57,7 +57,7 @@ from codegen.generate.files.units import (
     to_regenerate,
 )
 from codegen.generate.models._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
-from codegen.generate.models.checks.support import check_supported
+from codegen.generate.models.checks.support import check_supported, check_terminates
 from codegen.generate.models.modules import Modules, closure_of
 from codegen.generate.models.package import data_path, own_files
 
@@ -244,6 +244,7 @@ def build_plan(
         todo = to_regenerate(contracts, inputs, code, group, shared)
         for contract in todo:
             check_supported(contract.schema)
+            check_terminates(tree, contract.schema)
         closure = closure_of(tree, todo)
         large = sum(len(s.text) for s in closure) >= WORKER_MIN_CHARS  # a worker, even for one
         wanted = _wanted_workers(len(closure), started=len(workers) or int(large))

@@ -427,3 +427,33 @@ def test_a_failure_while_editing_the_generated_code_names_the_schema_file(
     assert error.startswith(f"{tmp_path / 'schemas' / 'note.json'}:1:1: ")
     assert "IndexError: list index out of range" in error
     assert error.rstrip().endswith("(GENERATOR)")
+
+
+def test_a_circle_of_bases_is_refused_and_a_circle_through_a_property_generates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The generator refused a circle of allOf references ('Generated model inheritance
+    cycle'); no class is extended along one now. Where the circle applies a schema to the same
+    value (allOf, not, $ref) no validator decides any document: refused, REF_CYCLE. Through a
+    property it is a recursive schema, and generates."""
+    (tmp_path / "schemas").mkdir()
+    defs = {"x": {"type": "object", "allOf": [{"$ref": "#/definitions/y"}],
+                  "properties": {"p": {"type": "string"}}},
+            "y": {"type": "object", "allOf": [{"$ref": "#/definitions/x"}]}}  # fmt: skip
+    looped = {"$schema": D07, "type": "object", "definitions": defs,
+              "properties": {"x": {"$ref": "#/definitions/x"}}}  # fmt: skip
+    (tmp_path / "schemas" / "looped.json").write_text(json.dumps(looped), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/loops"\n'
+        'package = "loops"\n',
+        encoding="utf-8",
+    )
+    code = main(["--config", str(tmp_path / "pyproject.toml"), "generate"], io.StringIO())
+    error = capsys.readouterr().err
+    assert code == 2
+    assert "looped.json#/definitions/x -> looped.json#/definitions/x/allOf/0" in error
+    assert error.rstrip().endswith("(REF_CYCLE)")
+    defs["y"] = {"type": "object", "properties": {"x": {"$ref": "#/definitions/x"}}}
+    (tmp_path / "schemas" / "looped.json").write_text(json.dumps(looped), encoding="utf-8")
+    code = main(["--config", str(tmp_path / "pyproject.toml"), "generate"], io.StringIO())
+    assert code == 0, capsys.readouterr().err
