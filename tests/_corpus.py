@@ -45,8 +45,10 @@ REFUSED = {
         "ship (a URL no [tool.maverick-codegen.refs] mapping leads to)",
     ),
 }
-# The sources tests/test_corpus_protocols.py runs (tests/test_corpus.py runs the others).
+# The sources tests/test_corpus_protocols.py runs (tests/test_corpus.py runs the others, but
+# SchemaStore's, which tests/test_corpus_schemastore.py runs with documents of its own shape).
 PROTOCOLS = ("a2a", "mcp", "jsonschema-metaschemas")
+SCHEMASTORE = "schemastore"
 COLUMNS = ("schemas", "generated", "refused", "documents", "agree", "disagree", "crash")
 
 

@@ -33,7 +33,7 @@ from codegen.core.loader import (
 from codegen.core.resolve import Problem
 from codegen.generate.models.checks.guards import check_keywords
 from codegen.generate.models.checks.predicates import compile_predicates
-from codegen.generate.models.checks.support import check_supported
+from codegen.generate.models.checks.support import check_supported, check_terminates
 
 __all__ = ["EXCLUDE_HINT", "Refusals", "find_refusals"]
 
@@ -79,10 +79,11 @@ class Refusals:
                 self._add(schema.rel, exc)
                 found = True
         if not found:
-            try:
-                check_supported(schema)
-            except SchemaError as exc:
-                self._add(schema.rel, exc)
+            for check in (check_supported, lambda s: check_terminates(self.tree, s)):
+                try:
+                    check(schema)
+                except SchemaError as exc:
+                    self._add(schema.rel, exc)
 
     def unrefused(self, schemas: Iterable[SchemaFile]) -> list[SchemaFile]:
         """Those of ``schemas`` that neither are refused nor reference a refused file."""

@@ -227,6 +227,13 @@ LINT_RULES: tuple[LintRule, ...] = (
         portable.multiple_of_binary,
     ),
     LintRule(
+        "PATTERN_UNICODE",
+        "PORTABLE",
+        "a pattern is an ECMA-262 expression with the u flag, so that every consumer reads it "
+        "alike (one valid only without it is read so, Annex B)",
+        portable.pattern_unicode,
+    ),
+    LintRule(
         "JSON_FORMATTED",
         "STYLE",
         "files are 2-space indented JSON with a final newline",
