@@ -21,11 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
-
-import attrs
-import referencing.jsonschema as spec
 
 __all__ = [
     "DEFAULT_DRAFT",
@@ -132,11 +130,19 @@ class Draft:
     name: str  # as the configuration spells it: "draft-07", "2020-12"
     uri: str  # the $schema URI of its metaschema
     keywords: Mapping[str, str]  # keyword -> Role
-    specification: Any  # referencing's Specification: $id, anchors, embedded resources
+    spec_name: str  # the name of referencing's Specification in referencing.jsonschema
     booleans: bool  # true and false are schemas anywhere (draft-06 on)
     ref_alone: bool  # $ref beside other keywords ignores them (draft-04 to draft-07)
     float_integers: bool  # 1.0 is an integer (draft-06 on)
     contains_evaluates: bool  # contains marks what it matches as evaluated (2020-12)
+
+    @cached_property
+    def specification(self) -> Any:
+        """``referencing``'s Specification of the draft ($id, anchors, embedded resources), read
+        tolerantly; imported on first use (a drift check by records never needs it)."""
+        import referencing.jsonschema  # noqa: PLC0415
+
+        return _tolerant(getattr(referencing.jsonschema, self.spec_name))
 
     @property
     def metaschema_uri(self) -> str:
@@ -176,6 +182,8 @@ def _tolerant(specification: Any) -> Any:
         except (AttributeError, TypeError):
             return resolver
 
+    import attrs  # noqa: PLC0415
+
     return attrs.evolve(
         specification,
         id_of=id_of,
@@ -187,19 +195,19 @@ def _tolerant(specification: Any) -> Any:
 
 DRAFTS: tuple[Draft, ...] = (
     Draft("draft-04", "http://json-schema.org/draft-04/schema#", MappingProxyType(_DRAFT_04),
-          _tolerant(spec.DRAFT4), booleans=False, ref_alone=True, float_integers=False,
+          "DRAFT4", booleans=False, ref_alone=True, float_integers=False,
           contains_evaluates=False),
     Draft("draft-06", "http://json-schema.org/draft-06/schema#", MappingProxyType(_DRAFT_06),
-          _tolerant(spec.DRAFT6), booleans=True, ref_alone=True, float_integers=True,
+          "DRAFT6", booleans=True, ref_alone=True, float_integers=True,
           contains_evaluates=False),
     Draft("draft-07", "http://json-schema.org/draft-07/schema#", MappingProxyType(_DRAFT_07),
-          _tolerant(spec.DRAFT7), booleans=True, ref_alone=True, float_integers=True,
+          "DRAFT7", booleans=True, ref_alone=True, float_integers=True,
           contains_evaluates=False),
     Draft("2019-09", "https://json-schema.org/draft/2019-09/schema",
-          MappingProxyType(_DRAFT_2019_09), _tolerant(spec.DRAFT201909), booleans=True,
+          MappingProxyType(_DRAFT_2019_09), "DRAFT201909", booleans=True,
           ref_alone=False, float_integers=True, contains_evaluates=False),
     Draft("2020-12", "https://json-schema.org/draft/2020-12/schema",
-          MappingProxyType(_DRAFT_2020_12), _tolerant(spec.DRAFT202012), booleans=True,
+          MappingProxyType(_DRAFT_2020_12), "DRAFT202012", booleans=True,
           ref_alone=False, float_integers=True, contains_evaluates=True),
 )  # fmt: skip
 

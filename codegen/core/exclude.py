@@ -22,8 +22,10 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 __all__ = ["GLOB_CHARS", "Exclude", "pattern_of"]
 
@@ -52,6 +54,8 @@ class Exclude:
 
     @cached_property
     def _spec(self) -> GitIgnoreSpec:
+        from pathspec import GitIgnoreSpec  # noqa: PLC0415  (only a project that excludes)
+
         return GitIgnoreSpec.from_lines(f"/{pattern}" for pattern in self.patterns)
 
     def entry(self, rel: str) -> str | None:
