@@ -16,9 +16,9 @@ from codegen.core.config_keys import check_keys
 from codegen.core.drafts import DEFAULT_DRAFT, by_name, names
 from codegen.core.errors import CodegenError, Location
 from codegen.core.exclude import GLOB_CHARS, Exclude, pattern_of
+from codegen.core.load_options import LoadOptions
 from codegen.core.npm_config import SECTION as NPM_SECTION
 from codegen.core.npm_config import NpmSettings, npm_settings
-from codegen.core.resolve import LoadOptions
 
 __all__ = ["Config", "LintSettings", "config_location", "load_config"]
 

@@ -29,12 +29,15 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegen.core.config import Config
 from codegen.core.exclude import Exclude
 from codegen.core.filecache import read_bytes
-from codegen.core.loader import SchemaFile, SchemaTree, digest_bytes, schema_paths
+from codegen.core.schema_paths import digest_bytes, schema_paths
+
+if TYPE_CHECKING:
+    from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = [
     "closure_digest",

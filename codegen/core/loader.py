@@ -12,7 +12,6 @@ Files are read in a stable (sorted) order.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -25,7 +24,8 @@ from codegen.core.jsonpos import JsonPositions
 from codegen.core.names import Names, derive
 from codegen.core.paths import rel_path
 from codegen.core.resolve import LoadOptions, Problem, Resolved, Source, draft_of, resolve_sources
-from codegen.core.tree import SchemaFile, SchemaTree, defs_titles, digest_bytes, is_class_name
+from codegen.core.schema_paths import digest_bytes, excluded_paths, schema_paths
+from codegen.core.tree import SchemaFile, SchemaTree, defs_titles, is_class_name
 from codegen.core.walk import (
     SCHEMA_LIST,
     SCHEMA_MAP,
@@ -84,42 +84,6 @@ def load_tree(
         raw = read[name] if read is not None and name in read else read_bytes(str(path))
         texts[rel_path(name)] = raw
     return load_texts(root, texts, reuse=reuse, options=options, problems=problems)
-
-
-def excluded_paths(root: Path, exclude: Exclude) -> list[tuple[str, str]]:
-    """Each ``*.json`` file below ``root`` that ``exclude`` leaves out (relative POSIX path),
-    with the entry that does, sorted."""
-    if not exclude:
-        return []
-    found = ((name, exclude.entry(name)) for name, _ in schema_paths(root))
-    return [(name, entry) for name, entry in found if entry is not None]
-
-
-def schema_paths(root: Path, exclude: Exclude | None = None) -> list[tuple[str, Path]]:
-    """Every ``*.json`` file below ``root`` by POSIX path relative to it, sorted, less those
-    ``exclude`` leaves out; a folder reached through a symbolic link is not entered, and a
-    file that is a link must stay inside ``root`` (:class:`SchemaError`)."""
-    found: list[tuple[str, Path]] = []
-    resolved: Path | None = None
-    pending = [(root, "")] if root.is_dir() else []
-    while pending:
-        folder, prefix = pending.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir() and not entry.is_symlink():
-                    pending.append((Path(entry.path), f"{prefix}{entry.name}/"))
-                elif entry.name.endswith(".json") and entry.is_file():
-                    path = Path(entry.path)
-                    if entry.is_symlink():
-                        resolved = resolved or root.resolve()
-                        if not path.resolve().is_relative_to(resolved):
-                            raise SchemaError(
-                                "schema file links outside the schema folder", Location(path)
-                            )
-                    found.append((prefix + entry.name, path))
-    if exclude:
-        found = [(name, path) for name, path in found if exclude.entry(name) is None]
-    return sorted(found)
 
 
 def load_texts(

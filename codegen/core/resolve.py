@@ -11,127 +11,41 @@ an unmapped URL is an error naming the file, line and URL.
 The documents reached outside the schema folder are *external* files of the tree, named
 ``~remote/<host>/<path>``: their schemas are checked, never generated as contracts.
 
-One reading of a document (:class:`Scan`) depends on its content, URI and draft only, so a run
-that loads the same folder again (``generate --watch``) reads only the files that changed.
+Each document is read once by :func:`codegen.core.scan.scan`, so a run that loads the same
+folder again (``generate --watch``) reads only the files that changed.
 :mod:`codegen.core.rewrite` then writes each document in the internal form.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri, draft_of
-from codegen.core.exclude import Exclude
+from codegen.core.drafts import draft_of
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.load_options import LoadOptions
 from codegen.core.rewrite import Problem, Resolved, Rewriter, Source, Target
-from codegen.core.translate import children, internal_pointer
+from codegen.core.scan import RECURSIVE, Scan, scan, split_reference
+from codegen.core.translate import internal_pointer
 
-__all__ = ["EXTERNAL", "LoadOptions", "Problem", "Resolved", "Scan", "Source", "draft_of",
-           "resolve_sources"]  # fmt: skip
+__all__ = [
+    "EXTERNAL",
+    "LoadOptions",
+    "Problem",
+    "Resolved",
+    "Scan",
+    "Source",
+    "draft_of",
+    "resolve_sources",
+]
+
 
 EXTERNAL = "~remote"
-RECURSIVE = "$recursiveAnchor"  # the dynamic anchor 2019-09's $recursiveAnchor: true declares
-# The keywords a draft 2020-12 document may hold and still be its own internal form.
-_PLAIN = frozenset(
-    k for k, role in DRAFTS[-1].keywords.items()
-    if role not in (Role.ID, Role.CORE, Role.DYNAMIC_REF, Role.DYNAMIC_ANCHOR, Role.DEFS)
-) | ANNOTATIONS | {"$defs"}  # fmt: skip
-
-
-_PLAIN_ROOT = _PLAIN | {"$id"}
-
-
-@dataclass(frozen=True)
-class LoadOptions:
-    """How a tree is read: the draft of a file without ``$schema``, and where URLs lead."""
-
-    default_draft: Draft = DEFAULT_DRAFT
-    refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
-    # Reads a mapped folder's document as a git revision holds it (None: read from disk).
-    read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
-    # [tool.maverick-codegen] exclude: the schema files no job reads.
-    exclude: Exclude = field(default_factory=Exclude)
-
-
-@dataclass
-class Scan:
-    """What one reading of a document (or of a subschema of it) finds."""
-
-    resources: dict[str, str] = field(default_factory=dict)  # pointer -> base URI
-    anchors: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)  # (resource,
-    # name) -> (pointer, dynamic); 2019-09's $recursiveAnchor: true is the anchor RECURSIVE
-    refs: list[tuple[str, str, Any, str, bool]] = field(default_factory=list)  # (pointer of
-    # the schema, keyword, value, base URI, kept)
-    plain: bool = True  # a 2020-12 document that is its own internal form (references aside)
-    problems: list[Problem] = field(default_factory=list)  # what makes it no schema of its draft
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _split(base: str, value: str) -> tuple[str, str]:
-    """The URI and the fragment (decoded) a reference names from ``base``, as referencing reads
-    it (a fragment alone names the base itself, also a URN)."""
-    if value.startswith("#"):
-        return base, unquote(value[1:])
-    uri, fragment = urldefrag(urljoin(base, value))
-    return uri, unquote(fragment)
-
-
-def _pointer(tokens: tuple[str, ...]) -> str:
-    return "".join(f"/{escape_pointer(t)}" for t in tokens)
-
-
-def scan(source: Source, node: Any = None, at: str = "", base: str | None = None) -> Scan:
-    """Read ``source`` (or its subschema ``node`` at ``at``, under ``base``) by its draft."""
-    draft, spec = source.draft, source.draft.specification
-    id_key = "id" if draft.keywords.get("id") == Role.ID else "$id"
-    found = Scan(plain=draft is DRAFTS[-1] and node is None)
-    named = ("$anchor", "$dynamicAnchor") if "$anchor" in draft.keywords else ("$id", "id")
-    refs = [k for k in ("$ref", "$dynamicRef", "$recursiveRef") if k in draft.keywords]
-    recursive = RECURSIVE in draft.keywords
-    # (path below ``at``, node, kept, base URI, pointer of the resource it belongs to)
-    pending: list[tuple[tuple[str, ...], Any, bool, str, str]] = [
-        ((), source.raw if node is None else node, True, base or source.uri, at)
-    ]
-    while pending:
-        path, sub, kept, here, owner = pending.pop()
-        if not isinstance(sub, dict):
-            continue
-        identifier = spec.id_of(sub)  # None for one that is not a string
-        if id_key in sub and not isinstance(sub[id_key], str):
-            where = f"{at}{_pointer(path)}/{id_key}"
-            found.problems.append(Problem(source.rel, where, f"{id_key} must be a string", "JSON"))
-        if identifier is not None or not (path or at):
-            owner = at + _pointer(path)
-            here = urljoin(here, identifier.rstrip("#")) if identifier is not None else here
-            found.resources[owner] = here
-            if owner and "$schema" in sub and by_uri(sub["$schema"]) is not draft:
-                message = (f"an embedded resource in another draft ({sub['$schema']!r}) than its "
-                           f"file's ({draft.name}) is not supported: write it in {draft.name}, "
-                           "or as a file of its own")  # fmt: skip
-                found.problems.append(Problem(source.rel, f"{owner}/$schema", message, "DRAFT"))
-        if found.plain and not sub.keys() <= (_PLAIN if path else _PLAIN_ROOT):
-            found.plain = False
-        if named[0] in sub or named[1] in sub:
-            pointer = at + _pointer(path)
-            for anchor in spec.anchors_in(sub):
-                dynamic = type(anchor).__name__ == "DynamicAnchor"
-                found.anchors.setdefault((owner, anchor.name), (pointer, dynamic))
-        if recursive and sub.get(RECURSIVE) is True and owner == at + _pointer(path):
-            found.anchors.setdefault((owner, RECURSIVE), (owner, True))
-        for key in refs:
-            if key in sub:
-                found.refs.append((at + _pointer(path), key, sub[key], here, kept))
-        for tokens, child, keep in reversed(children(sub, draft, kept)):
-            pending.append(((*path, *tokens), child, keep, here, owner))
-    return found
 
 
 _RefRead = tuple[str, str, Any, str, bool]  # (pointer of the schema, keyword, value, base, kept)
@@ -242,7 +156,7 @@ class _Reader:
             raise Problem(source.rel, where, f"{key} must be a string", "REF")
         if key == "$recursiveRef" and value != "#":
             raise Problem(source.rel, where, '$recursiveRef must be "#"', "REF")
-        uri, fragment = _split(base, value)
+        uri, fragment = split_reference(base, value)
         try:
             target, at = self._retrieve(uri)
         except (LookupError, _Unmapped) as exc:

@@ -19,17 +19,10 @@ from codegen.core.drafts import DEFAULT_DRAFT, Draft
 from codegen.core.errors import Location
 from codegen.core.jsonpos import JsonPositions, escape_pointer
 from codegen.core.names import Names, derive, is_class_name
+from codegen.core.schema_paths import digest_bytes
 from codegen.core.walk import joined, ref_nodes
 
 __all__ = ["SchemaFile", "SchemaTree", "defs_titles", "digest_bytes", "is_class_name"]
-
-
-def digest_bytes(data: bytes) -> bytes:
-    """A file's bytes as the records' digests see them: CRLF line ends (what a Windows
-    checkout writes, ``core.autocrlf``) read as LF, so that the same commit has the same
-    records on every machine. Only whitespace between JSON tokens changes: a JSON string
-    cannot hold a raw line end."""
-    return data.replace(b"\r\n", b"\n")
 
 
 @dataclass(frozen=True, eq=False)

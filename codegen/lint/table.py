@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 
 from codegen.core.config import LintSettings, config_location
 from codegen.core.errors import CodegenError, Location, Refused, SchemaError
+from codegen.core.load_options import LoadOptions
 from codegen.core.report import Finding
-from codegen.core.resolve import LoadOptions
 from codegen.lint import drafts as d
 from codegen.lint import generator as g
 from codegen.lint import layout, portable

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from codegen import __version__
 from codegen.core.inputs import generator_digest, version
-from codegen.generate.files.fmt import ruff_version
 from codegen.generate.files.records import BODY_PLACEHOLDER
 from codegen.generate.files.targets import GENERATED_MARK
 
@@ -40,7 +39,7 @@ def made_with() -> str:
     """The generator and the pinned tools, as a record's inputs line names them."""
     return (
         f"maverick-codegen {__version__} sha256:{generator_digest()[:12]}, "
-        f"datamodel-code-generator {version('datamodel-code-generator')}, ruff {ruff_version()}"
+        f"datamodel-code-generator {version('datamodel-code-generator')}, ruff {version('ruff')}"
     )
 
 
