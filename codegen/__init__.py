@@ -8,8 +8,8 @@ Packages by job; imports point one way, ``cli -> lint | breaking -> generate -> 
     lint/      the schema lint: a table of rules over the tree (reuses generate's checks)
     breaking/  the breaking-change check against a git revision (reuses generate's rules), and
                the npm package's version against the last release (release.py)
-    cli.py     the command line; generate_cli.py for generate (and --watch), governance_cli.py
-               for lint, format, breaking and rules, npm_cli.py for export --npm
+    cli.py     the command line: parses, and imports from commands/ (a module per subcommand)
+               only the one that runs
 
 Only the CLI prints. Every user-facing failure is a :class:`codegen.core.errors.CodegenError`
 carrying a file, a line and column, a JSON pointer and the rule that was broken.

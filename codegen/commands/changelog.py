@@ -12,10 +12,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from codegen.commands.common import against_option, print_excluded
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError
-from codegen.generate_cli import print_excluded
-from codegen.governance_cli import against_option
 
 if TYPE_CHECKING:
     from codegen.breaking.changelog import Bump

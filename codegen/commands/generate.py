@@ -13,27 +13,22 @@ import argparse
 import os
 import sys
 import threading
-import traceback
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from codegen.commands.common import (
+    DEBUG_VARIABLE,
+    EXIT_OK,
+    internal_error,
+    print_excluded,
+    print_report,
+)
 from codegen.core.config import Config, load_config
-from codegen.core.errors import CodegenError, Location
+from codegen.core.errors import CodegenError
+from codegen.core.loader import schema_paths
 
-if TYPE_CHECKING:
-    from codegen.generate.files.writer import WriteReport
-
-__all__ = [
-    "generate_options",
-    "internal_error",
-    "print_excluded",
-    "print_report",
-    "run_generate",
-    "watch",
-]
-
-EXIT_OK = 0
+__all__ = ["generate", "generate_options", "run_generate", "watch"]
 
 
 def generate_options(parser: argparse.ArgumentParser) -> None:
@@ -44,69 +39,9 @@ def generate_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-DEBUG_VARIABLE = "MAVERICK_CODEGEN_DEBUG"
-
-
-def internal_error(exc: Exception, command: str) -> CodegenError:
-    """An exception no check of the generator expected (a bug of maverick-codegen, or of a
-    tool it runs), as an error naming the schema file it was working on: the innermost frame
-    of the traceback that holds a schema file (or a contract) names it; the traceback itself
-    is printed only with ``MAVERICK_CODEGEN_DEBUG=1``. An :class:`OSError` is said as it is
-    (a generation is written all or nothing: the previous one is still there)."""
-    from codegen.core.loader import SchemaFile  # noqa: PLC0415
-    from codegen.core.resolve import Source  # noqa: PLC0415
-
-    if isinstance(exc, OSError):  # the machine's answer (a full disk, a permission), not a bug
-        return CodegenError(f"{command} stopped: {exc}", None, "OS")
-    frames = list(traceback.walk_tb(exc.__traceback__))
-    found: Path | None = None
-    for frame, _ in reversed(frames):
-        for value in frame.f_locals.values():
-            held = getattr(value, "schema", value)
-            if isinstance(held, SchemaFile | Source) and not getattr(held, "external", False):
-                found = held.path
-                break
-        if found is not None:
-            break
-    where = ""
-    if frames:
-        code, line = frames[-1][0].f_code, frames[-1][1]
-        where = f" ({Path(code.co_filename).name}:{line} in {code.co_name})"
-    subject = f"in {command}, reading {found}" if found else f"in {command}"
-    return CodegenError(
-        f"internal error {subject}: {type(exc).__name__}: {exc}{where}. This is a bug of "
-        "maverick-codegen, not a problem of the schema: please report it with the file; "
-        f"meanwhile, [tool.maverick-codegen] exclude can leave the file out ({DEBUG_VARIABLE}=1 "
-        "prints the traceback)",
-        Location(found) if found else None,
-        "INTERNAL",
-    )
-
-
-def print_excluded(config: Config, out: TextIO) -> int:
-    """Name each schema file ``[tool.maverick-codegen] exclude`` leaves out (and the entry
-    that does, when it is not the file's own path); returns how many."""
-    from codegen.core.loader import excluded_paths  # noqa: PLC0415
-
-    found = excluded_paths(config.schema_dir, config.loading.exclude)
-    for name, entry in found:
-        shown = f"{config.shown_schema_dir}/{name}"
-        by = "" if entry == shown else f" (by {entry!r})"
-        print(f"excluded: {shown}{by}", file=out)
-    return len(found)
-
-
-def print_report(report: WriteReport, out: TextIO) -> None:
-    for path in report.written:
-        print(f"wrote {path}", file=out)
-    for path in report.removed:
-        print(f"removed stale {path}", file=out)
-
-
 def generate(config: Config, out: TextIO) -> None:
     """Generate what changed since the last generation (every output, when the records on
     disk say nothing is current); raises :class:`CodegenError` for bad input."""
-    from codegen.core.loader import schema_paths  # noqa: PLC0415
     from codegen.generate.models._dmcg import (  # noqa: PLC0415
         WORKER_MIN_CHARS,
         WORKER_MIN_FILES,

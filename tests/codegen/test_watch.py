@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from codegen.commands.generate import watch
 from codegen.core.config import load_config
 from codegen.generate.files.writer import write_outputs
 from codegen.generate.plan import build_plan
-from codegen.generate_cli import watch
 from tests.conftest import REPO
 
 OUT = "out/golden_contracts"
