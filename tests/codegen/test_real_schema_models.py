@@ -452,7 +452,7 @@ def test_a_circle_of_bases_is_refused_and_a_circle_through_a_property_generates(
     error = capsys.readouterr().err
     assert code == 2
     assert "looped.json#/definitions/x -> looped.json#/definitions/x/allOf/0" in error
-    assert error.rstrip().endswith("(REF_CYCLE)")
+    assert error.splitlines()[0].endswith("(REF_CYCLE)")  # then the hint that excludes it
     defs["y"] = {"type": "object", "properties": {"x": {"$ref": "#/definitions/x"}}}
     (tmp_path / "schemas" / "looped.json").write_text(json.dumps(looped), encoding="utf-8")
     code = main(["--config", str(tmp_path / "pyproject.toml"), "generate"], io.StringIO())
