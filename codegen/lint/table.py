@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from codegen.core.config import LintSettings, config_location
+from codegen.core.config_tables import LintSettings, config_location
 from codegen.core.errors import CodegenError, Location, Refused, SchemaError
 from codegen.core.load_options import LoadOptions
 from codegen.core.report import Finding
