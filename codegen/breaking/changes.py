@@ -25,8 +25,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from codegen.breaking.pairs import ContractPair, describe, pair_contracts
 from codegen.breaking.table import Side
-from codegen.breaking.walk import ContractPair, canonical, describe, pair_contracts
+from codegen.breaking.walk import canonical
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, SchemaFile
 

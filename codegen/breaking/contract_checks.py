@@ -1,6 +1,6 @@
 """The contract checks of the breaking-change rules: small functions of one contract pair.
 
-Each sees a :class:`~codegen.breaking.walk.ContractPair` and yields hits naming their rule:
+Each sees a :class:`~codegen.breaking.pairs.ContractPair` and yields hits naming their rule:
 a changed title, a moved file, a deleted class, a changed base: what generated code that used
 the contract depends on. Messages are past tense and name the contract.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from codegen.breaking.node_checks import Hit
-from codegen.breaking.walk import ContractPair, Node
+from codegen.breaking.pairs import ContractPair, Node
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 

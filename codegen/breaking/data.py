@@ -24,7 +24,7 @@ from codegen.breaking.engine.literals import Lit
 from codegen.breaking.engine.nodes import SNode, counterpart, json_equal, root
 from codegen.breaking.engine.solver import Solver
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
-from codegen.breaking.walk import ContractPair, Side
+from codegen.breaking.pairs import ContractPair, Side
 from codegen.breaking.witness import Judge
 from codegen.core.ecma import ecma_search
 from codegen.core.loader import SchemaFile, SchemaTree

@@ -22,7 +22,7 @@ from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
 from codegen.breaking.engine.nodes import counterpart as counterpart_in
 from codegen.breaking.engine.unions import untold
-from codegen.breaking.walk import describe
+from codegen.breaking.pairs import describe
 from codegen.breaking.words import BACKWARD, declared_names, offending, resolves, worded
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree

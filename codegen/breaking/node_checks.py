@@ -1,6 +1,6 @@
 """The node checks of the CODEGEN rules: small functions of one pair of nodes.
 
-Each sees a :class:`~codegen.breaking.walk.NodePair` whose refs are already resolved and yields
+Each sees a :class:`~codegen.breaking.pairs.NodePair` whose refs are already resolved and yields
 hits naming their rule; messages are past tense and name the contract and the property path.
 Whether documents still load is not decided here but by the inclusion engine
 (:mod:`codegen.breaking.engine.inclusion`); these checks see what generated code uses: names.
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.walk import Node, NodePair, describe
+from codegen.breaking.pairs import Node, NodePair, describe
 from codegen.core.jsonpos import escape_pointer
 
 __all__ = ["NODE_CHECKS", "Hit", "members"]

@@ -1,7 +1,8 @@
 """``maverick-codegen breaking``: what changed incompatibly between two schema folders.
 
 The rules are rows of :data:`BREAKING_RULES`: a stable id, the categories it breaks and a
-purpose, with a small check of one pair (paired by :mod:`codegen.breaking.walk`). Categories:
+purpose, with a small check of one pair (contracts paired by :mod:`codegen.breaking.pairs`,
+nodes by :mod:`codegen.breaking.walk`). Categories:
 
 * ``CODEGEN``: generated code that used the contract breaks (a contract, ``$id``, title,
   file, generated class or property removed or renamed);
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 from codegen.breaking.contract_checks import CONTRACT_CHECKS
 from codegen.breaking.data import data_findings
 from codegen.breaking.node_checks import NODE_CHECKS, Hit
-from codegen.breaking.walk import ContractPair, Node, Side, pair_contracts, root_pair, walk
+from codegen.breaking.pairs import ContractPair, Node, Side, pair_contracts, root_pair
+from codegen.breaking.walk import walk
 from codegen.core.errors import CodegenError
 from codegen.core.inputs import closure_digests
 from codegen.core.loader import SchemaFile

@@ -16,7 +16,7 @@ from codegen.breaking.engine.components import unevaluated_names
 from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.kinds import NUMERIC, Step, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode, json_equal
-from codegen.breaking.walk import describe
+from codegen.breaking.pairs import describe
 from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaTree

@@ -15,7 +15,8 @@ from codegen.commands.common import (
     format_option,
     print_excluded,
 )
-from codegen.core.config import Config, config_location
+from codegen.core.config import Config
+from codegen.core.config_tables import config_location
 from codegen.core.errors import CodegenError
 from codegen.core.report import render
 

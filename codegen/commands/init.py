@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TextIO
 
 from codegen.commands.init_exclude import excluding_refused, update_exclude, write_checked
-from codegen.core.config import TABLE
+from codegen.core.config_tables import TABLE
 from codegen.core.drafts import DEFAULT_DRAFT, DRAFTS, draft_of
 from codegen.core.errors import CodegenError, Location, SchemaError
 from codegen.core.jsonparse import parse_schema

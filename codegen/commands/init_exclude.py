@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
-from codegen.core.config import TABLE, load_config
+from codegen.core.config import load_config
+from codegen.core.config_tables import TABLE
 from codegen.core.errors import CodegenError
 from codegen.core.exclude import Exclude
 

@@ -1,4 +1,4 @@
-"""The ``lint`` subcommand: every finding of the schema lint (:mod:`codegen.lint.table`), against a
+"""The ``lint`` subcommand: every finding of the schema lint (:mod:`codegen.lint.runner`), against a
 baseline when asked; exit 0 clean, 1 findings, 2 usage or input errors.
 """
 
@@ -14,7 +14,7 @@ from codegen.core.errors import CodegenError, Location, Refused
 from codegen.core.report import Finding, render
 
 if TYPE_CHECKING:
-    from codegen.lint.table import LintSelection
+    from codegen.lint.runner import LintSelection
 
 from codegen.commands.common import EXIT_FINDINGS, EXIT_OK, format_option, print_excluded
 
@@ -33,7 +33,7 @@ def lint_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.lint.table import lint_tree, select_rules, unreadable_summary  # noqa: PLC0415
+    from codegen.lint.runner import lint_tree, select_rules, unreadable_summary  # noqa: PLC0415
 
     selection = select_rules(config.lint, config.path)
     shown = config.display(config.schema_dir)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.core.config import Config, config_location
+from codegen.core.config import Config
+from codegen.core.config_tables import config_location
 from codegen.core.errors import CodegenError, Location
 from codegen.core.npm_config import SECTION
 

@@ -19,7 +19,8 @@ def rules_options(parser: argparse.ArgumentParser) -> None:
 
 def run_rules(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.breaking.table import BREAKING_RULES  # noqa: PLC0415
-    from codegen.lint.table import LINT_RULES, select_rules  # noqa: PLC0415
+    from codegen.lint.runner import select_rules  # noqa: PLC0415
+    from codegen.lint.table import LINT_RULES  # noqa: PLC0415
 
     lint = select_rules(config.lint, config.path)
     lint_on = {rule.id for rule in lint.rules}

@@ -23,7 +23,8 @@ import yaml
 
 from codegen.cli import main
 from codegen.core.report import Finding, render
-from codegen.lint.table import LINT_RULES, LintSelection, lint_tree
+from codegen.lint.runner import LintSelection, lint_tree
+from codegen.lint.table import LINT_RULES
 from tests.conftest import REPO, git, run
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lint"

@@ -11,5 +11,7 @@ satisfying a conjunction of literals (schemas accepted or refused)? The answer i
   expansion of literals into atoms for one kind of value;
 * ``solver`` (scalars), ``arrays``, ``objects``: values satisfying atoms; ``facts``: the
   answers and the judges of atoms they share;
+* ``subsets``: proofs that one schema includes another, read from what they say, with the
+  keyword rules in ``implications``;
 * ``inclusion``: both directions of a contract pair, each break located and witnessed.
 """

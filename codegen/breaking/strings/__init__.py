@@ -2,7 +2,8 @@
 
 :mod:`~codegen.breaking.strings.sets` holds the value (:class:`Strings`) and its
 constructors; :mod:`~codegen.breaking.strings.ecma_pattern` reads ECMA-262 patterns (``u``
-flag), :mod:`~codegen.breaking.strings.charsets` their character classes (Unicode properties
+flag) into the trees of :mod:`~codegen.breaking.strings.syntax`,
+:mod:`~codegen.breaking.strings.charsets` their character classes (Unicode properties
 as ``regress`` reads them), :mod:`~codegen.breaking.strings.automata` compiles them,
 :mod:`~codegen.breaking.strings.dfa` and :mod:`~codegen.breaking.strings.dfa_ops` are the
 automata and their operations.

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from codegen.breaking.strings import charsets as cs
 from codegen.breaking.strings.dfa import Dfa, canonical
-from codegen.breaking.strings.ecma_pattern import (
+from codegen.breaking.strings.syntax import (
     Alt,
     Assertion,
     Chars,

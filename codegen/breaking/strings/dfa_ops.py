@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from codegen.breaking.strings import charsets as cs
 from codegen.breaking.strings.dfa import Dfa, canonical
-from codegen.breaking.strings.ecma_pattern import Undecidable
+from codegen.breaking.strings.syntax import Undecidable
 
 __all__ = [
     "ANYTHING",

@@ -1,13 +1,13 @@
 """ECMA-262 patterns (``u`` flag, as JSON Schema's ``pattern`` is read) as a small syntax tree.
 
-The tree has what a regular language is made of: sets of code points (:class:`Chars`),
-sequences, alternatives, repetitions, and the four assertions ``^``, ``$``, ``\\b``, ``\\B``
-whose meaning the automata of :mod:`codegen.breaking.strings.automata` keep exactly. Groups (plain,
-non-capturing, named) are just their contents; a lazy quantifier has the language of the
-greedy one. Whether a pattern is ECMA-262 at all is decided by ``regress`` first
-(:class:`PatternError` when it refuses); what is valid but no regular language here
-(backreferences, lookaround, modifier groups such as ``(?i:...)``) raises
-:class:`Undecidable` with the construct and its offset.
+The tree (:mod:`codegen.breaking.strings.syntax`) has what a regular language is made of:
+sets of code points (:class:`Chars`), sequences, alternatives, repetitions, and the four
+assertions ``^``, ``$``, ``\\b``, ``\\B`` whose meaning the automata of
+:mod:`codegen.breaking.strings.automata` keep exactly. Groups (plain, non-capturing, named) are
+just their contents; a lazy quantifier has the language of the greedy one. Whether a pattern
+is ECMA-262 at all is decided by ``regress`` first (:class:`PatternError` when it refuses);
+what is valid but no regular language here (backreferences, lookaround, modifier groups such
+as ``(?i:...)``) raises :class:`Undecidable` with the construct and its offset.
 
 A lookaround that only extends a match is read exactly, JSON Schema's ``pattern`` being a
 search: a lookahead ending a top-level alternative (``a(?=b)`` matches somewhere exactly where
@@ -23,82 +23,23 @@ for the pattern; a member of it is only a candidate, to be judged by the ECMA-26
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from codegen.breaking.strings import charsets as cs
+from codegen.breaking.strings.syntax import (
+    Alt,
+    Assertion,
+    Chars,
+    Node,
+    PatternError,
+    Repeat,
+    Seq,
+    Undecidable,
+)
 from codegen.core.patterns import PatternError as ReadingError
 from codegen.core.patterns import reading
 
-__all__ = [
-    "Alt",
-    "Assertion",
-    "Chars",
-    "Node",
-    "PatternError",
-    "Repeat",
-    "Seq",
-    "Undecidable",
-    "parse",
-]
+__all__ = ["parse"]
 
-
-class PatternError(ValueError):
-    """ECMA-262 (``u`` flag) refuses the pattern: it is no regular expression at all."""
-
-    def __init__(self, pattern: str, reason: str) -> None:
-        super().__init__(f"{pattern!r} is not an ECMA-262 regular expression: {reason}")
-        self.pattern = pattern
-        self.reason = reason
-
-
-class Undecidable(Exception):
-    """The question is valid but not decided exactly here: the caller reports it as such."""
-
-    def __init__(self, pattern: str, construct: str, offset: int | None, why: str = "") -> None:
-        where = f" at offset {offset}" if offset is not None else ""
-        why = why or "not a regular-language construct"
-        super().__init__(f"cannot decide {pattern!r}: {construct}{where} ({why})")
-        self.pattern = pattern
-        self.construct = construct
-        self.offset = offset
-        self.why = why
-
-
-@dataclass(frozen=True)
-class Chars:
-    """One code point out of a set."""
-
-    ranges: cs.Ranges
-
-
-@dataclass(frozen=True)
-class Assertion:
-    """``^``, ``$``, ``b`` (``\\b``) or ``B`` (``\\B``): a condition on the position."""
-
-    kind: str
-
-
-@dataclass(frozen=True)
-class Seq:
-    items: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Alt:
-    options: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """``item`` from ``low`` to ``high`` times (None: unbounded); ``offset`` of the quantifier."""
-
-    item: Node
-    low: int
-    high: int | None
-    offset: int
-
-
-Node = Chars | Assertion | Seq | Alt | Repeat
 
 _EMPTY = Seq(())
 """The empty string."""

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from codegen.breaking.strings import dfa_ops
 from codegen.breaking.strings.automata import NFA_LIMIT, compile_tree
 from codegen.breaking.strings.dfa import Dfa
-from codegen.breaking.strings.ecma_pattern import (
+from codegen.breaking.strings.ecma_pattern import parse
+from codegen.breaking.strings.syntax import (
     Assertion,
     Chars,
     Node,
@@ -35,7 +36,6 @@ from codegen.breaking.strings.ecma_pattern import (
     Repeat,
     Seq,
     Undecidable,
-    parse,
 )
 
 if TYPE_CHECKING:  # greenery checks the automata in the tests: imported when asked for
