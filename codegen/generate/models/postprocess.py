@@ -81,7 +81,9 @@ def edit_module(
         )
     if checks.classes:
         imports += _CHECK_IMPORTS
-    helpers = sorted({*checks.helpers, "_json_view"} if checks.classes else set(checks.helpers))
+    if checks.pydantic:  # a wrap validator's signature
+        imports += ["from typing import Any", f"from pydantic import {', '.join(checks.pydantic)}"]
+    helpers = sorted(checks.helpers)
     renames = _STRICT_INTEGERS if strict_integers else _RENAMES
     renamed = [n for n in _type_names(tree) if n.id in renames]
     for name in renamed:

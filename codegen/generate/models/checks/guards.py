@@ -165,9 +165,16 @@ class Guards(Applicators):
         if "const" in node:
             self.guard(self.equals(node["const"]))
         if "enum" in node:
-            if not isinstance(node["enum"], list):
+            values = node["enum"]
+            if not isinstance(values, list):
                 raise refuse(self.schema, self.at("enum"), "enum must be an array")
-            self.guard(f"_one_of(x, {self.c.constant(node['enum'])})")
+            if values and all(isinstance(v, str) for v in values):
+                # A set of strings: a string is one of them exactly when JSON says so.
+                self.guard("type(x) is str")
+                self.guard(f"x in {self.c.define(f'frozenset({values!r})', '_S')}")
+            else:  # each value's JSON form, once: a lookup, whatever the number of values
+                values_key = self.c.define(f"frozenset(map(_canonical, {values!r}))", "_E")
+                self.guard(f"_canonical(x) in {values_key}")
 
     def equals(self, value: Any) -> str:
         """``x`` equals ``value`` as JSON compares (plainly written for a scalar)."""
@@ -177,7 +184,7 @@ class Guards(Applicators):
             return f"x == {value!r}"
         if isinstance(value, int | float):
             return f"_is_number(x) and x == {value!r}"
-        return f"_equal(x, {self.c.constant(value)})"
+        return f"_canonical(x) == {self.c.define(f'_canonical({value!r})', '_K')}"
 
     def numbers(self, node: dict[str, Any]) -> None:
         body = []

@@ -1,9 +1,22 @@
 """The validator of each generated class: what its field types cannot say, as guard clauses.
 
 A class (a contract, or a titled ``$defs`` entry) gets one ``model_validator`` when its schema
-says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`) enforces. The
-validator reads the instance as JSON (``_json_view``: the fields that were given, by their JSON
-names) and raises a ``PydanticCustomError`` at the first part that does not hold:
+says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`) enforces. Its
+guard clauses read the value as JSON, ``x``, once the field types have validated it, and only
+as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
+
+* when they read the values or presence of some of the class's declared properties only, an
+  ``after`` validator builds ``x`` from those fields of the instance (``_view``: a property
+  given, by its JSON name; a value that is not a JSON scalar dumped to JSON, that field alone);
+* otherwise (the whole object: its size, its keys, a JSON comparison, a property the class does
+  not declare), a ``wrap`` validator reads the value it was given: in JSON mode the parsed
+  document itself, which no field type has rewritten and no class has dropped a key of (in
+  Python mode, where the input may hold instances, the instance dumped: ``_json_view``).
+
+Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
+is read once: the inner validator reads the same parsed value the outer one does.
+
+The guards raise a ``PydanticCustomError`` at the first part that does not hold:
 
 * each cross-field rule (a root ``if``/``then``/``else``, an ``allOf`` entry, each
   ``dependentRequired`` and ``dependentSchemas`` entry) on its own, with the rule's
@@ -17,6 +30,7 @@ package's ``_types`` module.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -24,6 +38,13 @@ from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.checks.footprint import (
+    WHOLE,
+    Footprint,
+    Uses,
+    footprint,
+    uses_of,
+)
 from codegen.generate.models.checks.inline import inline_calls
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
@@ -46,11 +67,13 @@ class ClassCheck:
 
 @dataclass(frozen=True)
 class ModuleChecks:
-    """A module's validators, the functions they call, and the helpers those need."""
+    """A module's validators, the functions they call, the helpers those need (from the
+    package's ``_types``) and the names the validators' signatures use (from pydantic)."""
 
     classes: tuple[ClassCheck, ...]
     functions: str
     helpers: tuple[str, ...]
+    pydantic: tuple[str, ...] = ()
 
 
 def _snake(name: str) -> str:
@@ -60,34 +83,67 @@ def _snake(name: str) -> str:
 def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
     """The validators of every class that ``schemas`` define in one module."""
     compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
-    classes = []
+    found = []
     for schema in schemas:
         rel = schema.rel.as_posix()
         for pointer, title in schema.classes.items():
             node = resolve_pointer(schema.data, pointer)
             guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
-                classes.append(ClassCheck(title, tuple(_method(title, rel, pointer, guards))))
+                kept = skeleton.kept_at(rel, pointer)
+                declared = set(node["properties"]) if "properties" in kept else set()
+                found.append((title, rel, pointer, declared, guards))
     functions = compiler.out.source if compiler.out.lines else ""
+    bodies = [["def _(x):", *("    " + line for line in guards)] for *_, guards in found]
+    uses: dict[str, Uses] = {}
     if functions:
-        functions, methods = inline_calls(functions, [list(c.lines) for c in classes])
-        classes = [
-            ClassCheck(c.class_name, tuple(m)) for c, m in zip(classes, methods, strict=True)
-        ]
+        functions, bodies, uses = inline_calls(functions, bodies)
+    classes = []
+    for (title, rel, pointer, declared, _), body in zip(found, bodies, strict=True):
+        reach = footprint(uses_of(ast.parse("\n".join(body))), uses)
+        if reach is not WHOLE and not reach.keys <= declared:
+            reach = WHOLE  # a property no field holds: the value as given
+        lines = _method(title, rel, pointer, [line[4:] for line in body[1:]], reach)
+        classes.append(ClassCheck(title, tuple(lines)))
     text = functions + "\n".join(line for c in classes for line in c.lines)
-    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}
-    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)))
+    used = {n for n in (*RUNTIME_NAMES, *_VIEWS) if re.search(rf"\b{n}\b", text)}
+    signatures = {n for n in _SIGNATURES if re.search(rf"\b{n}\b", text)}
+    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
-def _method(title: str, rel: str, pointer: str, guards: list[str]) -> list[str]:
+_VIEWS = ("_json_view", "_view")  # the JSON runtime's readers of an instance
+_SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo")
+
+
+def _method(
+    title: str, rel: str, pointer: str, guards: list[str], reach: Footprint | None
+) -> list[str]:
+    """The validator method: ``after`` reading the fields of ``reach`` from the instance, or
+    ``wrap`` reading the value as given (``reach`` :data:`WHOLE`)."""
     where = f"schemas/{rel}" + (f"#{pointer}" if pointer else "")
+    doc = f'    """Enforce what the field types of {title} cannot, as {where} does."""'
+    name = f"_check_{_snake(title)}"
+    if reach is not WHOLE:
+        read, present = tuple(sorted(reach.read)), tuple(sorted(reach.present))
+        return [
+            '@model_validator(mode="after")',
+            f"def {name}(self) -> Self:",
+            doc,
+            f"    x = _view(self, {read!r}, {present!r})",
+            *("    " + line for line in guards),
+            "    return self",
+        ]
     return [
-        '@model_validator(mode="after")',
-        f"def _check_{_snake(title)}(self) -> Self:",
-        f'    """Enforce what the field types of {title} cannot, as {where} does."""',
-        "    x = _json_view(self)",
+        '@model_validator(mode="wrap")',
+        "@classmethod",
+        f"def {name}(",
+        "    cls, value: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo",
+        ") -> Self:",
+        doc,
+        "    model = handler(value)",
+        '    x = value if info.mode == "json" else _json_view(model)',
         *("    " + line for line in guards),
-        "    return self",
+        "    return model",
     ]
 
 
