@@ -54,8 +54,9 @@ def test_what_the_checks_read() -> None:
     assert _footprint("if x[key]: raise E") is WHOLE
 
 
-# Each kind of validator: the view of some properties (values, and presence alone), the value
-# as given (the object's size; a property the class does not declare; the whole value compared).
+# Each kind of validator: the view of some fields (scalar values, and presence alone); the
+# value as given (the object's size, a property the class does not declare, the whole value
+# compared; an array of classes, an array of objects).
 SCHEMAS: dict[str, dict[str, Any]] = {
     "viewed.json": {
         "title": "Viewed",
@@ -80,10 +81,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "allOf": [
             {
                 "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
-                "then": {
-                    "required": ["note"],
-                    "properties": {"items": {"minItems": 1, "uniqueItems": True}},
-                },
+                "then": {"required": ["note"], "properties": {"size": {"multipleOf": 0.5}}},
             },
             {"not": {"required": ["count", "size"]}},
         ],
@@ -104,9 +102,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {
             "inner": {"$ref": "whole.json"},
             "pairs": {"type": "array", "items": {"$ref": "whole.json"}, "uniqueItems": True},
+            "items": {"type": "array", "items": {"$ref": "viewed.json#/$defs/item"}},
         },
         "additionalProperties": False,
         "oneOf": [{"required": ["inner"]}, {"required": ["pairs"]}],
+        "if": {"required": ["items"]},
+        "then": {"properties": {"items": {"minItems": 1, "uniqueItems": True}}},
     },
 }
 
@@ -134,18 +135,20 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     def source(name: str) -> str:
         return (Path(generated.path) / generated.package / f"{name}.py").read_text()
 
-    assert 'x = _view(self, ("items", "kind"), ("count", "note", "size"))' in source("viewed")
-    assert 'x = _view(self, ("pairs",), ("inner",))' in source("nested")
-    assert '@model_validator(mode="wrap")' in source("whole")
-    assert 'x = value if info.mode == "json" else _json_view(model)' in source("whole")
+    assert 'x = _view(self, ("kind", "size"), ("count", "note"))' in source("viewed")
+    for name in ("whole", "nested"):
+        assert '@model_validator(mode="wrap")' in source(name)
+        assert 'x = value if info.mode == "json" else _json_view(model)' in source(name)
     for title in ("Viewed", "Whole", "Nested"):
         schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
         documents = draw(from_schema(schema), 40)
         if title == "Nested":  # two wholes, in place or in an array
             documents = [{"inner": d} for d in documents[:20]] + [{"pairs": [d, d]} for d in
                                                                    documents[20:]]  # fmt: skip
-        documents += [{"kind": "a", "note": "n", "items": [{"name": "a"}, {"name": "a"}]},
-                      {"kind": "a", "note": "n", "items": []}, {"note": "n"}, {"count": 1,
+            documents += [{"inner": {"a": 1, "b": "c"}, "items": items} for items in
+                          ([], [{"name": "a"}], [{"name": "a"}, {"name": "a"}])]  # fmt: skip
+        documents += [{"kind": "a", "note": "n", "size": 1.5}, {"kind": "a", "size": 1.5},
+                      {"kind": "a", "note": "n", "size": 1.25}, {"note": "n"}, {"count": 1,
                       "size": 1.5}, {"a": 1, "z": {"k": [1, 2]}}, {"a": 1, "z": {"k": [2]}},
                       {"a": 1}, {"inner": {"a": 1, "b": "c"}, "pairs": []}]  # fmt: skip
         documents += list(json_values())

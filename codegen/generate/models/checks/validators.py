@@ -5,13 +5,15 @@ says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`
 guard clauses read the value as JSON, ``x``, once the field types have validated it, and only
 as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
 
-* when they read the values or presence of some of the class's declared properties only, an
-  ``after`` validator builds ``x`` from those fields of the instance (``_view``: a property
-  given, by its JSON name; a value that is not a JSON scalar dumped to JSON, that field alone);
-* otherwise (the whole object: its size, its keys, a JSON comparison, a property the class does
-  not declare), a ``wrap`` validator reads the value it was given: in JSON mode the parsed
-  document itself, which no field type has rewritten and no class has dropped a key of (in
-  Python mode, where the input may hold instances, the instance dumped: ``_json_view``).
+* when they test the presence of some of the class's fields and read the values of fields
+  that hold JSON scalars only (strings, numbers, booleans, null, members of a string
+  enumeration), an ``after`` validator builds ``x`` from those fields of the instance
+  (``_view``: a property given, by its JSON name), and nothing else is read;
+* otherwise (the whole object: its size, its keys, a JSON comparison; a property the class
+  does not declare; the value of a class, an array or an object), a ``wrap`` validator reads
+  the value it was given: in JSON mode the parsed document itself, which no field type has
+  rewritten and no class has dropped a key of (in Python mode, where the input may hold
+  instances, the instance dumped: ``_json_view``).
 
 Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
 is read once: the inner validator reads the same parsed value the outer one does.
@@ -90,19 +92,20 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
             node = resolve_pointer(schema.data, pointer)
             guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
-                kept = skeleton.kept_at(rel, pointer)
-                declared = set(node["properties"]) if "properties" in kept else set()
-                found.append((title, rel, pointer, declared, guards))
+                found.append((title, rel, pointer, _scalars(skeleton, rel, pointer, node), guards))
     functions = compiler.out.source if compiler.out.lines else ""
     bodies = [["def _(x):", *("    " + line for line in guards)] for *_, guards in found]
     uses: dict[str, Uses] = {}
     if functions:
         functions, bodies, uses = inline_calls(functions, bodies)
     classes = []
-    for (title, rel, pointer, declared, _), body in zip(found, bodies, strict=True):
+    for (title, rel, pointer, fields, _), body in zip(found, bodies, strict=True):
         reach = footprint(uses_of(ast.parse("\n".join(body))), uses)
-        if reach is not WHOLE and not reach.keys <= declared:
-            reach = WHOLE  # a property no field holds: the value as given
+        if reach is not WHOLE and not (
+            reach.keys <= fields.keys() and all(fields[name] for name in reach.read)
+        ):
+            # A property no field holds, or a value to dump: the value as given, read once.
+            reach = WHOLE
         lines = _method(title, rel, pointer, [line[4:] for line in body[1:]], reach)
         classes.append(ClassCheck(title, tuple(lines)))
     text = functions + "\n".join(line for c in classes for line in c.lines)
@@ -112,6 +115,26 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
 
 
 _VIEWS = ("_json_view", "_view")  # the JSON runtime's readers of an instance
+_SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
+
+
+def _scalars(skeleton: Skeleton, rel: str, pointer: str, node: Any) -> dict[str, bool]:
+    """Each property of the class at ``pointer`` that is a field of its own (the skeleton
+    types its ``properties``), and whether the field's value is a JSON scalar: a type of
+    scalars, a string ``enum`` or ``const`` (any other, a class, an array or an object, is
+    read as given rather than dumped)."""
+    if "properties" not in skeleton.kept_at(rel, pointer):
+        return {}
+    found = {}
+    for name, sub in node["properties"].items():
+        kept = skeleton.kept_at(rel, f"{pointer}/properties/{escape_pointer(name)}")
+        kinds = sub.get("type") if isinstance(sub, dict) else None
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        typed = "type" in kept and isinstance(kinds, list) and set(kinds) <= _SCALARS
+        found[name] = typed or bool(kept & {"enum", "const"})
+    return found
+
+
 _SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo")
 
 
