@@ -11,6 +11,7 @@ each kind judged on drawn documents against python-jsonschema, in JSON mode and 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ import pydantic
 import pytest
 from hypothesis_jsonschema import from_schema
 
+from codegen.generate.models import deferred
 from codegen.generate.models.checks.footprint import WHOLE, Footprint, footprint, uses_of
 from tests._model_exact import draw, json_values
 from tests.codegen.test_model_shapes import _Project
@@ -138,7 +140,7 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     assert 'x = _view(self, ("kind", "size"), ("count", "note"))' in source("viewed")
     for name in ("whole", "nested"):
         assert '@model_validator(mode="wrap")' in source(name)
-        assert 'x = value if info.mode == "json" else _json_view(model)' in source(name)
+        assert "x = value if _parsed(info) else _json_view(model)" in source(name)
     for title in ("Viewed", "Whole", "Nested"):
         schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
         documents = draw(from_schema(schema), 40)
@@ -160,3 +162,36 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
             assert python == _verdict(adapter.validate_json, text), text
     assert generated.judge.findings == [], generated.judge.report()
     assert generated.judge.counts["accepted"] >= 20
+
+
+def test_below_a_deferred_field_the_value_is_read_as_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a module whose classes are built alone, a deferred field's class validates its value
+    in Python mode: in a validation in JSON mode its validator still reads the value as parsed
+    (no instance is dumped), and decides as in Python mode, where it dumps the instance."""
+    monkeypatch.setattr(deferred, "DEPTH", 0)
+    whole = {k: v for k, v in SCHEMAS["whole.json"].items() if k != "title"}
+    nested = json.loads(json.dumps(SCHEMAS["nested.json"]).replace("whole.json", "#/$defs/whole"))
+    nested["properties"].pop("items")
+    del nested["if"], nested["then"]
+    deep = {**nested, "title": "Deep", "$defs": {"whole": whole}}
+    generated = _Project(tmp_path / "deferred", {"deep.json": deep})
+    try:
+        module = importlib.import_module(f"{generated.package}.deep")
+        assert "_Deferred[Whole]" in Path(module.__file__ or "").read_text()
+        documents = [{"inner": {"a": 1, "b": "c"}}, {"inner": {"a": 1}}, {"inner": {"z": 1}},
+                     {"pairs": [{"a": 1, "b": "c"}, {"a": 1, "b": "c"}]},
+                     {"pairs": [{"a": 1, "b": "c"}, {"a": 2, "b": "c"}]}]  # fmt: skip
+        adapter = pydantic.TypeAdapter(module.Deep)
+        python = [_verdict(adapter.validate_python, d) for d in documents]
+        dumps: list[Any] = []
+        real = module._json_view
+        monkeypatch.setattr(module, "_json_view", lambda model: dumps.append(model) or real(model))
+        assert [_verdict(adapter.validate_json, json.dumps(d)) for d in documents] == python
+        assert dumps == []
+        assert [_verdict(adapter.validate_python, d) for d in documents] == python
+        assert dumps  # in Python mode, the instances are dumped
+        assert [v is None for v in python] == [True, False, False, False, True]
+    finally:
+        generated.close()

@@ -117,7 +117,7 @@ def assemble_modules(
         if tuples:  # a tuple's annotation names its items' classes: parsed again
             code, tree = use_tuples(code, tuples, depth, where), None
         tree = tree or ast.parse(code)
-        deferred = defer_references(code, tree, where)
+        deferred = defer_references(code, tree, where, depth)
         if deferred is not code:  # a class of its own added: parsed again
             code, tree = deferred, None
         code = rebuild_forward_references(code, tree, predicates)

@@ -15,8 +15,10 @@ class's validator then holds its own fields only. What a document decides is unc
 nested value is the same Python value the field would have been given (a document read as
 JSON is validated as the Python value JSON parsing gives, where every generated type decides
 as in JSON), the nested errors keep their locations (labelled by the class's name in a union),
-and an instance of the class is kept as it is. The validation's ``context`` is passed on; its
-``strict`` and ``from_attributes`` flags are not (pydantic shows a validator neither). A
+and an instance of the class is kept as it is; below a field of a validation in JSON mode,
+the classes' validators read the values as parsed (``_validate_parsed``), as in JSON mode.
+The validation's ``context`` is passed on; its ``strict`` and ``from_attributes`` flags are
+not (pydantic shows a validator neither). A
 tagged union's ``discriminator`` is dropped: its branches exclude each other by the tag, so
 the plain union of them holds exactly when the tagged one does. ``model_json_schema()``
 refuses such a field (a contract's JSON Schema is its schema file). Other modules, however
@@ -35,7 +37,12 @@ from collections.abc import Iterable, Mapping
 
 from codegen.core.errors import Location
 from codegen.generate.models.postprocess import is_enum
-from codegen.generate.models.types.fields import add_imports, json_name, rewrite_fields
+from codegen.generate.models.types.fields import (
+    TYPES_MODULE,
+    add_imports,
+    json_name,
+    rewrite_fields,
+)
 
 __all__ = ["DEPTH", "defer_references"]
 
@@ -60,7 +67,7 @@ class _Defer:
         self, source: _typing.Any, handler: _pydantic.GetCoreSchemaHandler
     ) -> _pydantic_core.CoreSchema:
         def validate(value: _typing.Any, info: _pydantic.ValidationInfo) -> _typing.Any:
-            return source.__pydantic_validator__.validate_python(value, context=info.context)
+            return _validate_parsed(source.__pydantic_validator__, value, info)
 
         schema = _pydantic_core.core_schema.with_info_plain_validator_function(validate)
         # Labelled by the class's name in a union, as the class itself would be.
@@ -81,10 +88,11 @@ _T = _typing.TypeVar("_T")
 '''
 
 
-def defer_references(code: str, tree: ast.Module, where: Location) -> str:
+def defer_references(code: str, tree: ast.Module, where: Location, depth: int) -> str:
     """``code`` with its references deferred when a chain of more than :data:`DEPTH`
     classes may be walked, else ``code`` itself. ``tree``: the names of ``code``'s classes and
-    of their fields' types (positions need not match: the module is parsed again to edit)."""
+    of their fields' types (positions need not match: the module is parsed again to edit).
+    ``depth``: the module's package depth (where the package's ``_types`` is)."""
     graph = _class_graph(tree)
     if chain_bound(graph) <= DEPTH:
         return code
@@ -102,7 +110,7 @@ def defer_references(code: str, tree: ast.Module, where: Location) -> str:
     lines = rewrite_fields(code, {k: v for k, v in fields.items() if v}, rewrite, where)
     first = next(i for i, line in enumerate(lines) if line.startswith("class "))
     lines[first:first] = [*_HELPER.split("\n")[1:], ""]
-    add_imports(lines, _IMPORTS)
+    add_imports(lines, [*_IMPORTS, f"from {'.' * depth}{TYPES_MODULE} import _validate_parsed"])
     return "\n".join(lines)
 
 

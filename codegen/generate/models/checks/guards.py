@@ -275,7 +275,9 @@ class Guards(Applicators):
         regexes = self.pattern_properties(node, body)
         check = self.check("additionalProperties") if "additionalProperties" in node else None
         if "additionalProperties" in node and (check is not None or self.annotate):
-            known = self.c.constant(sorted(properties))
+            # The declared names as a set: a lookup, however many properties are declared.
+            typed = "" if properties else ": frozenset[str]"  # an empty one says no item type
+            known = self.c.define(f"frozenset({sorted(properties)!r})", "_S", typed)
             matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
             body += ["for key, value in x.items():",
                      f"    if not (key in {known}{matched}):",

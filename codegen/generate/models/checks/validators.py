@@ -12,8 +12,9 @@ as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
 * otherwise (the whole object: its size, its keys, a JSON comparison; a property the class
   does not declare; the value of a class, an array or an object), a ``wrap`` validator reads
   the value it was given: in JSON mode the parsed document itself, which no field type has
-  rewritten and no class has dropped a key of (in Python mode, where the input may hold
-  instances, the instance dumped: ``_json_view``).
+  rewritten and no class has dropped a key of (``_parsed``: also below a deferred field of a
+  validation in JSON mode); in Python mode, where the input may hold instances, the instance
+  dumped (``_json_view``).
 
 Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
 is read once: the inner validator reads the same parsed value the outer one does.
@@ -114,7 +115,7 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
-_VIEWS = ("_json_view", "_view")  # the JSON runtime's readers of an instance
+_VIEWS = ("_json_view", "_parsed", "_view")  # the JSON runtime's readers of an instance
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
 
 
@@ -164,7 +165,7 @@ def _method(
         ") -> Self:",
         doc,
         "    model = handler(value)",
-        '    x = value if info.mode == "json" else _json_view(model)',
+        "    x = value if _parsed(info) else _json_view(model)",
         *("    " + line for line in guards),
         "    return model",
     ]
