@@ -172,9 +172,31 @@ class Guards(Applicators):
                 # A set of strings: a string is one of them exactly when JSON says so.
                 self.guard("type(x) is str")
                 self.guard(f"x in {self.c.define(f'frozenset({values!r})', '_S')}")
-            else:  # each value's JSON form, once: a lookup, whatever the number of values
-                values_key = self.c.define(f"frozenset(map(_canonical, {values!r}))", "_E")
-                self.guard(f"_canonical(x) in {values_key}")
+            else:
+                self.guard(self.one_of(values))
+
+    def one_of(self, values: list[Any]) -> str:
+        """``x`` is one of ``values`` as JSON compares: a set lookup per type (a number is
+        one of the numbers by value, ``1.0`` as ``1``, and no boolean is a number), each
+        array or object value by its JSON form (:func:`_canonical`), computed once."""
+        strings = [v for v in values if isinstance(v, str)]
+        numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        shaped = [v for v in values if isinstance(v, list | dict)]
+        parts = []
+        if strings:
+            parts.append(
+                f"type(x) is str and x in {self.c.define(f'frozenset({strings!r})', '_S')}"
+            )
+        if numbers:
+            parts.append(f"_is_number(x) and x in {self.c.define(f'frozenset({numbers!r})', '_N')}")
+        parts += [f"x is {v!r}" for v in (None, False, True) if any(w is v for w in values)]
+        if shaped:
+            forms = self.c.define(f"frozenset(map(_canonical, {shaped!r}))", "_E")
+            parts.append(f"(type(x) is list or type(x) is dict) and _canonical(x) in {forms}")
+        return (
+            " or ".join(f"({p})" if " and " in p and len(parts) > 1 else p for p in parts)
+            or "False"
+        )
 
     def equals(self, value: Any) -> str:
         """``x`` equals ``value`` as JSON compares (plainly written for a scalar)."""
