@@ -9,10 +9,12 @@ bad input (raised as ``CodegenError``).
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config
 from codegen.core.errors import CodegenError
+from codegen.generate_cli import print_excluded
 from codegen.governance_cli import against_option
 
 if TYPE_CHECKING:
@@ -59,7 +61,9 @@ def run_changelog(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         _versions(args.released, "none")  # a bad version is refused before git is read
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
-    log = changelog(*sides_at(config.root, ref, config.schema_dir, shown, config.loading))
+    print_excluded(config, sys.stderr)
+    sides = sides_at(config.root, ref, config.schema_dir, shown, config.loading, config=config.path)
+    log = changelog(*sides)
     header = Header(shown, ref, _versions(args.released, log.bump))
     out.write(CHANGELOG_FORMATS[args.format](log, header))
     return EXIT_OK

@@ -6,6 +6,7 @@ Exit codes: 0 clean, 1 drift or findings, 2 usage or schema errors.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -18,7 +19,14 @@ from codegen import __version__
 from codegen.changelog_cli import changelog_options, run_changelog
 from codegen.core.config import Config, load_config
 from codegen.core.errors import CodegenError
-from codegen.generate_cli import generate_options, print_report, run_generate
+from codegen.generate_cli import (
+    DEBUG_VARIABLE,
+    generate_options,
+    internal_error,
+    print_excluded,
+    print_report,
+    run_generate,
+)
 from codegen.governance_cli import (
     breaking_options,
     format_options,
@@ -79,10 +87,15 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.generate.files.targets import Disk  # noqa: PLC0415
 
     disk = Disk()
+    excluded = print_excluded(config, out)
+    left_out = f"; {excluded} schema files excluded" if excluded else ""
     if not args.no_cache:
         count = drift.verify(config, disk)
         if count is not None:
-            print(f"generated code is up to date ({count} files, by their records)", file=out)
+            print(
+                f"generated code is up to date ({count} files, by their records{left_out})",
+                file=out,
+            )
             return EXIT_OK
     from codegen.generate.plan import build_plan  # noqa: PLC0415
 
@@ -90,7 +103,7 @@ def _check(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     result = drift.compare(plan.outputs)
     if result.clean:
         count = sum(len(output.files) for output in plan.outputs)
-        print(f"generated code is up to date ({count} files)", file=out)
+        print(f"generated code is up to date ({count} files{left_out})", file=out)
         return EXIT_OK
     _summary(result, drift.reasons(config, disk), out)
     for path, diff in result.changed.items():
@@ -184,6 +197,7 @@ def _export(args: argparse.Namespace, config: Config, out: TextIO) -> int:
                 f"export folder {folder} and {name} must not be inside one another", rule="CONFIG"
             )
     npm = prepare_npm(args.npm, config, folder) if args.npm is not None else None
+    print_excluded(config, out)
     plan = build_plan(config, reuse=True)
     outputs = [plan.npm_to(npm.target)] if npm is not None else []
     if folder is not None:
@@ -253,10 +267,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     command = COMMANDS[args.command]
     try:
-        if command.setup is not None:
-            return command.setup(args, out)
-        assert command.run is not None
-        return command.run(args, load_config(args.config), out)
+        try:
+            if command.setup is not None:
+                return command.setup(args, out)
+            assert command.run is not None
+            return command.run(args, load_config(args.config), out)
+        except Exception as exc:
+            if isinstance(exc, CodegenError) or os.environ.get(DEBUG_VARIABLE):
+                raise
+            raise internal_error(exc, args.command) from exc
     except CodegenError as exc:
-        print(f"error: {exc}" if exc.location is None else str(exc), file=sys.stderr)
+        print(exc.describe(), file=sys.stderr)
         return EXIT_ERROR

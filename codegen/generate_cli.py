@@ -10,19 +10,28 @@ generation or none of it, also when Ctrl-C arrives in the middle.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
+import traceback
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config, load_config
-from codegen.core.errors import CodegenError
+from codegen.core.errors import CodegenError, Location
 
 if TYPE_CHECKING:
     from codegen.generate.files.writer import WriteReport
 
-__all__ = ["generate_options", "print_report", "run_generate", "watch"]
+__all__ = [
+    "generate_options",
+    "internal_error",
+    "print_excluded",
+    "print_report",
+    "run_generate",
+    "watch",
+]
 
 EXIT_OK = 0
 
@@ -33,6 +42,58 @@ def generate_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keep running: regenerate on every save of a schema or of the configuration",
     )
+
+
+DEBUG_VARIABLE = "MAVERICK_CODEGEN_DEBUG"
+
+
+def internal_error(exc: Exception, command: str) -> CodegenError:
+    """An exception no check of the generator expected (a bug of maverick-codegen, or of a
+    tool it runs), as an error naming the schema file it was working on: the innermost frame
+    of the traceback that holds a schema file (or a contract) names it; the traceback itself
+    is printed only with ``MAVERICK_CODEGEN_DEBUG=1``. An :class:`OSError` is said as it is
+    (a generation is written all or nothing: the previous one is still there)."""
+    from codegen.core.loader import SchemaFile  # noqa: PLC0415
+    from codegen.core.resolve import Source  # noqa: PLC0415
+
+    if isinstance(exc, OSError):  # the machine's answer (a full disk, a permission), not a bug
+        return CodegenError(f"{command} stopped: {exc}", None, "OS")
+    frames = list(traceback.walk_tb(exc.__traceback__))
+    found: Path | None = None
+    for frame, _ in reversed(frames):
+        for value in frame.f_locals.values():
+            held = getattr(value, "schema", value)
+            if isinstance(held, SchemaFile | Source) and not getattr(held, "external", False):
+                found = held.path
+                break
+        if found is not None:
+            break
+    where = ""
+    if frames:
+        code, line = frames[-1][0].f_code, frames[-1][1]
+        where = f" ({Path(code.co_filename).name}:{line} in {code.co_name})"
+    subject = f"in {command}, reading {found}" if found else f"in {command}"
+    return CodegenError(
+        f"internal error {subject}: {type(exc).__name__}: {exc}{where}. This is a bug of "
+        "maverick-codegen, not a problem of the schema: please report it with the file; "
+        f"meanwhile, [tool.maverick-codegen] exclude can leave the file out ({DEBUG_VARIABLE}=1 "
+        "prints the traceback)",
+        Location(found) if found else None,
+        "INTERNAL",
+    )
+
+
+def print_excluded(config: Config, out: TextIO) -> int:
+    """Name each schema file ``[tool.maverick-codegen] exclude`` leaves out (and the entry
+    that does, when it is not the file's own path); returns how many."""
+    from codegen.core.loader import excluded_paths  # noqa: PLC0415
+
+    found = excluded_paths(config.schema_dir, config.loading.exclude)
+    for name, entry in found:
+        shown = f"{config.shown_schema_dir}/{name}"
+        by = "" if entry == shown else f" (by {entry!r})"
+        print(f"excluded: {shown}{by}", file=out)
+    return len(found)
 
 
 def print_report(report: WriteReport, out: TextIO) -> None:
@@ -53,11 +114,13 @@ def generate(config: Config, out: TextIO) -> None:
         is_warm,
     )
 
+    excluded = print_excluded(config, out)
+    left_out = f"; {excluded} schema files excluded" if excluded else ""
     with ExitStack() as stack:
         # For a large tree, a worker starts importing the generator before anything is read
         # (or imported: the worker's import is the longest wait of a small edit): if a schema
         # changed, it is ready when the plan needs it (else it stops unused).
-        paths = [] if is_warm() else schema_paths(config.schema_dir)
+        paths = [] if is_warm() else schema_paths(config.schema_dir, config.loading.exclude)
         size = sum(path.stat().st_size for _, path in paths)  # bytes: at least the characters
         large = len(paths) >= WORKER_MIN_FILES or size >= WORKER_MIN_CHARS
         early = [stack.enter_context(Generator(in_worker=True))] if large else []
@@ -67,7 +130,11 @@ def generate(config: Config, out: TextIO) -> None:
         disk = Disk()  # every generated file is read once, for all three steps
         count = verify(config, disk)
         if count is not None:
-            print(f"up to date: {count} generated files match their records", file=out, flush=True)
+            print(
+                f"up to date: {count} generated files match their records{left_out}",
+                file=out,
+                flush=True,
+            )
             return
         from codegen.generate.files.writer import write_outputs  # noqa: PLC0415
         from codegen.generate.plan import build_plan  # noqa: PLC0415
@@ -78,7 +145,7 @@ def generate(config: Config, out: TextIO) -> None:
     print(
         f"{len(plan.contracts)} contracts ({len(plan.regenerated)} regenerated): "
         f"{len(report.written)} written, {len(report.unchanged)} unchanged, "
-        f"{len(report.removed)} removed",
+        f"{len(report.removed)} removed{left_out}",
         file=out,
         flush=True,
     )
@@ -92,12 +159,17 @@ def run_generate(args: argparse.Namespace, config: Config, out: TextIO) -> int:
 
 
 def _error(exc: CodegenError, err: TextIO) -> None:
-    print(f"error: {exc}" if exc.location is None else str(exc), file=err, flush=True)
+    print(exc.describe(), file=err, flush=True)
 
 
 def _attempt(config: Config, out: TextIO, err: TextIO) -> None:
     try:
-        generate(config, out)
+        try:
+            generate(config, out)
+        except Exception as exc:
+            if isinstance(exc, CodegenError) or os.environ.get(DEBUG_VARIABLE):
+                raise
+            raise internal_error(exc, "generate") from exc
     except CodegenError as exc:
         _error(exc, err)
         print("generation failed; fix the file and save it again", file=out, flush=True)

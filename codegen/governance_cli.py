@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from codegen.core.config import Config, config_location
-from codegen.core.errors import CodegenError, Location
+from codegen.core.errors import CodegenError, Location, Refused
 from codegen.core.report import FORMATS, Finding, render
+from codegen.generate_cli import print_excluded
 
 if TYPE_CHECKING:
     from codegen.lint.table import LintSelection
@@ -57,7 +58,7 @@ def lint_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
-    from codegen.lint.table import lint_tree, select_rules  # noqa: PLC0415
+    from codegen.lint.table import lint_tree, select_rules, unreadable_summary  # noqa: PLC0415
 
     selection = select_rules(config.lint, config.path)
     shown = config.display(config.schema_dir)
@@ -70,6 +71,8 @@ def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
             Location(args.baseline),
             "BASELINE",
         )
+    print_excluded(config, out if args.format == "text" else sys.stderr)
+    unreadable: list[CodegenError] = []
     findings = lint_tree(
         config.schema_dir,
         dict(config.agents),
@@ -77,10 +80,17 @@ def run_lint(args: argparse.Namespace, config: Config, out: TextIO) -> int:
         display_root=shown,
         selection=selection,
         options=config.loading,
+        unreadable=unreadable,
     )
+    refused = Refused(unreadable, unreadable_summary(len(unreadable), shown))
     if args.baseline is not None:
+        if unreadable:  # the baseline records the findings of every file, or none
+            raise refused
         return _against_baseline(args, findings, out, f"{shown}/")
     out.write(render(findings, args.format))
+    if unreadable:
+        out.flush()
+        raise refused
     if args.format == "text":
         rules = _rules_ran(selection)
         if findings:
@@ -163,14 +173,28 @@ def format_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _format_targets(config: Config, given: list[Path]) -> list[Path]:
-    """The schema files to format: ``given`` (files, or folders searched) or all of them."""
+def _format_targets(config: Config, given: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The schema files to format: ``given`` (files, or folders searched) or all of them; and
+    the files of the folders searched that ``exclude`` leaves out, with the entry that does."""
     schema_dir = config.schema_dir.resolve()
     found: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
+    exclude = config.loading.exclude
     for path in given or [config.schema_dir]:
         if not path.exists():
             raise CodegenError(f"no such file or folder: {path}", Location(path), "FORMAT_INPUT")
-        found.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
+        if not path.is_dir():
+            found.append(path)
+            continue
+        for file in sorted(path.rglob("*.json")):  # less the files exclude leaves out
+            inside = file.resolve().is_relative_to(schema_dir)
+            entry = (
+                exclude.entry(file.resolve().relative_to(schema_dir).as_posix()) if inside else None
+            )
+            if entry is None:
+                found.append(file)
+            else:
+                skipped.append((file, entry))
     for path in found:  # a file named, or a link found, may lead elsewhere
         if not path.resolve().is_relative_to(schema_dir):
             raise CodegenError(
@@ -178,7 +202,7 @@ def _format_targets(config: Config, given: list[Path]) -> list[Path]:
                 Location(path),
                 "FORMAT_INPUT",
             )
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found)), skipped
 
 
 def _count(files: int) -> str:
@@ -189,7 +213,11 @@ def run_format(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     from codegen.lint.formatter import format_file  # noqa: PLC0415
 
     changed, unchanged, errors = [], 0, 0
-    for path in _format_targets(config, args.files):
+    targets, skipped = _format_targets(config, args.files)
+    for path, entry in skipped:
+        shown = config.display(path)
+        print(f"excluded: {shown}" + ("" if entry == shown else f" (by {entry!r})"), file=out)
+    for path in targets:
         try:
             result = format_file(path, write=not args.check)
         except CodegenError as exc:
@@ -234,6 +262,13 @@ def breaking_options(parser: argparse.ArgumentParser) -> None:
         "(default: [tool.maverick-codegen.breaking] use, else CODEGEN,DATA_BACKWARD,"
         "PROPERTY_DELETED)",
     )
+    parser.add_argument(
+        "--check-models",
+        action="store_true",
+        help="also judge each witness by the model generated from the new schema (generates "
+        "it: seconds on a large schema); a model that disagrees with its schema is reported "
+        "as an internal error",
+    )
     format_option(parser)
 
 
@@ -263,13 +298,19 @@ def run_breaking(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     selection = _breaking_selection(args.categories, config)
     ref = gitref.parse_ref(args.against) if args.against else gitref.default_ref(config.root)
     shown = config.display(config.schema_dir)
+    print_excluded(config, out if args.format == "text" else sys.stderr)
     current = breaking.Side(load_tree(config.schema_dir, options=config.loading), shown)
-    previous_tree = gitref.tree_at(config.root, ref, config.schema_dir, shown, config.loading)
+    previous_tree = gitref.tree_at(
+        config.root, ref, config.schema_dir, shown, config.loading, config=config.path
+    )
     if previous_tree is None:
         findings = []
     else:
         findings = breaking.compare(
-            breaking.Side(previous_tree, shown), current, breaking.directions_for(selection)
+            breaking.Side(previous_tree, shown),
+            current,
+            breaking.directions_for(selection),
+            check_models=args.check_models,
         )
     chosen = breaking.select(findings, selection)
     out.write(render(chosen, args.format))

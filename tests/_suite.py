@@ -220,15 +220,24 @@ REFUSAL = re.compile(
 )
 
 
+# What follows the refused files' reasons: how many files, and what to do.
+SUMMARY = re.compile(r"error: \d+ of \d+ schema files in .* refused \(\d+ reasons above\).*")
+
+
 def refusal_problem(group: Group, project: Path, stderr: str) -> str | None:
-    """Why a refusal message does not locate its problem, or None when it does."""
-    m = REFUSAL.fullmatch(stderr)
-    if m is None:
-        return f"not 'file:line:col: message (RULE)': {stderr.strip()[:300]!r}"
-    if Path(m["file"]).resolve() != (project / "schemas" / group.rel).resolve():
-        return f"names {m['file']}, not the schema file"
-    if (m["line"], m["col"]) != ("1", "1") and " at /" not in m["message"]:
-        return f"names no JSON pointer: {stderr.strip()[:300]!r}"
+    """Why a refusal message does not locate its problem, or None when it does: each line is
+    ``file:line:col: message (RULE)``, and a summary follows the refusals of generate."""
+    lines = stderr.strip().split("\n")
+    if len(lines) > 1 and SUMMARY.fullmatch(lines[-1]):
+        lines.pop()
+    for line in lines:
+        m = REFUSAL.fullmatch(line)
+        if m is None:
+            return f"not 'file:line:col: message (RULE)': {stderr.strip()[:300]!r}"
+        if Path(m["file"]).resolve() != (project / "schemas" / group.rel).resolve():
+            return f"names {m['file']}, not the schema file"
+        if (m["line"], m["col"]) != ("1", "1") and " at /" not in m["message"]:
+            return f"names no JSON pointer: {stderr.strip()[:300]!r}"
     return None
 
 

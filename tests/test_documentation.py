@@ -164,7 +164,8 @@ def config_page() -> ConfigPage:
     documented: dict[Key, str] = {}
     examples = []
     for section in sections(page):
-        examples += [text for info, text in section.fences if info == "toml"]
+        if section.heading == "A complete example":
+            examples += [text for info, text in section.fences if info == "toml"]
         table = first_code(section.heading)
         if table is None or not table.startswith(f"[{TABLE}"):
             continue
@@ -176,7 +177,10 @@ def config_page() -> ConfigPage:
             if name is not None:
                 parts = tuple("*" if re.fullmatch(r"<[^>]+>", p) else p for p in name.split("."))
                 documented[(*prefix, *parts)] = section.heading
-    assert len(examples) == 1, f"{show(page)}: one complete example (```toml), not {len(examples)}"
+    assert len(examples) == 1, (
+        f"{show(page)}: one complete example (```toml under 'A complete example'), "
+        f"not {len(examples)}"
+    )
     return ConfigPage(page, documented, examples[0])
 
 

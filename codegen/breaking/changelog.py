@@ -196,17 +196,24 @@ def changelog(previous: Side, current: Side) -> Changelog:
 
 
 def sides_at(
-    repo: Path, ref: str, schema_dir: Path, shown: str, options: LoadOptions | None = None
+    repo: Path,
+    ref: str,
+    schema_dir: Path,
+    shown: str,
+    options: LoadOptions | None = None,
+    *,
+    config: Path | None = None,
 ) -> tuple[Side, Side]:
     """The schemas at git revision ``ref`` and in the work tree: the changelog's two sides.
 
-    ``shown`` is the schema folder as paths show it. A revision without the schema folder
-    gives an empty previous side (every contract is then added). Raises
+    ``shown`` is the schema folder as paths show it; ``config`` the configuration file, whose
+    ``exclude`` at ``ref`` says what the previous side leaves out. A revision without the
+    schema folder gives an empty previous side (every contract is then added). Raises
     :class:`~codegen.core.errors.CodegenError` for a revision that does not exist, schemas
     that do not load (at the revision or now) and a folder outside any git repository.
     """
     current = Side(load_tree(schema_dir, options=options), shown)
-    previous = gitref.tree_at(repo, ref, schema_dir, shown, options)
+    previous = gitref.tree_at(repo, ref, schema_dir, shown, options, config=config)
     return Side(previous or SchemaTree(Path(ref), ()), shown), current
 
 

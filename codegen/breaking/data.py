@@ -2,9 +2,12 @@
 
 For each pair of contracts whose inputs changed (:func:`codegen.core.inputs.closure_digest`:
 the file and everything it references), the inclusion engine asks both directions, locates
-each break, and the witness of each is judged by the ECMA oracle on both schemas and by the
-new generated model before it is shown. A witness they dispute, or a question the engine
-could not decide, becomes ``CHANGE_UNPROVEN``: never a silent pass.
+each break, and the witness of each is judged by the two schemas (the ECMA oracle: each file
+by its own draft, ECMA-262 patterns) before it is shown: they decide. A witness the schemas do
+not separate (an engine defect, said so), or a question the engine could not decide, becomes
+``CHANGE_UNPROVEN``: never a silent pass. With ``check_models``, each witness is also judged
+by the model generated from the new schema; a model that disagrees with its schema is an
+internal error of the generator, said in the finding, which keeps its witness.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from codegen.breaking.engine.solver import Solver
 from codegen.breaking.explain import BACKWARD, FORWARD, explain
 from codegen.breaking.walk import ContractPair, Side
 from codegen.breaking.witness import Judge
+from codegen.core.ecma import ecma_search
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
 
@@ -70,6 +74,26 @@ def _edited_in(other: SchemaTree) -> Callable[[SNode, Step], bool]:
 _ABSENT = object()
 
 
+def _deleted_in(other: SchemaTree) -> Callable[[SNode], list[str]]:
+    """The property names a node's counterpart in ``other`` (same file, same place) declares
+    that the node neither declares nor matches by a pattern."""
+
+    def deleted(node: SNode) -> list[str]:
+        there = counterpart(other, node)
+        if there is None or not (isinstance(node.value, dict) and isinstance(there.value, dict)):
+            return []
+        own = node.value.get("properties") or {}
+        patterns = node.value.get("patternProperties") or {}
+        before = there.value.get("properties") or {}
+        return [
+            name
+            for name in before
+            if name not in own and not any(ecma_search(p, name) for p in patterns)
+        ]
+
+    return deleted
+
+
 def _component(schema: dict[str, Any], step: Step) -> Any:
     """What a schema object writes for one component: the keyword's value, the subschema of
     one property or item, or whether one name is among those ``required``."""
@@ -92,9 +116,11 @@ def data_findings(
     pairs: Iterable[ContractPair],
     deleted: Iterable[SchemaFile],
     directions: tuple[str, ...] = (BACKWARD, FORWARD),
+    *,
+    check_models: bool = False,
 ) -> list[Finding]:
     """The DATA findings of these pairs (those whose inputs changed) and deleted contracts, in
-    ``directions``."""
+    ``directions``; with ``check_models``, each witness is judged by the new model too."""
     files = (*previous.tree.by_rel.values(), *current.tree.by_rel.values())
     solver = Solver(integral=any(not f.draft.float_integers for f in files))
     items: list[_Item] = []
@@ -108,7 +134,12 @@ def data_findings(
                 continue
             try:
                 located = breaks(
-                    solver, accepting, refusing, _unchanged_in(other, solver), _edited_in(other)
+                    solver,
+                    accepting,
+                    refusing,
+                    _unchanged_in(other, solver),
+                    _edited_in(other),
+                    deleted=_deleted_in(other),
                 )
             except Exception as exc:  # a defect must not pass a change silently
                 reason = f"the check failed ({type(exc).__name__}: {exc}); please report it"
@@ -116,8 +147,9 @@ def data_findings(
             items += [_Item(pair, direction, b) for b in located]
     judge = Judge(previous.tree, current.tree)
     try:
-        judge.prepare([i.pair.cur for i in items if i.found.decided])
-        found = [_finding(previous, current, judge, item) for item in items]
+        if check_models:
+            judge.prepare([i.pair.cur for i in items if i.found.decided])
+        found = [_finding(previous, current, judge, item, check_models) for item in items]
     finally:
         judge.close()
     found += list(_deleted(previous, solver, deleted))
@@ -125,36 +157,52 @@ def data_findings(
 
 
 def _checked(judge: Judge, item: _Item) -> Break:
-    """The break, or an undecided one when a judge disputes its witness."""
+    """The break, or an undecided one when the two schemas do not separate its witness (the
+    engine's own judge disagreed with them: a defect, reported as such)."""
     found, pair = item.found, item.pair
     if not found.decided:
         return found
     document = found.witness
     old = judge.schema_accepts("previous", pair.prev, document)
     new = judge.schema_accepts("current", pair.cur, document)
-    model = judge.model_accepts(pair.cur, document)
-    expected = (True, False, False) if item.direction == BACKWARD else (False, True, True)
-    if (old, new, model) == expected:
+    if (old, new) == ((True, False) if item.direction == BACKWARD else (False, True)):
         return found
     disputed = (
-        f"the witness {witness_text(document)} was disputed (the previous schema "
-        f"{'accepts' if old else 'refuses'} it, the new schema {'accepts' if new else 'refuses'}"
-        f" it, the new model {'accepts' if model else 'refuses'} it)"
+        f"the document {witness_text(document)} the engine found does not separate the "
+        f"versions (the previous schema {'accepts' if old else 'refuses'} it, the new schema "
+        f"{'accepts' if new else 'refuses'} it): an internal error of the check, please "
+        "report it"
     )
     return Break(found.path, None, decided=False, reason=disputed)
 
 
-def _finding(previous: Side, current: Side, judge: Judge, item: _Item) -> tuple[Finding, bool]:
+def _model_note(judge: Judge, item: _Item, document: Any) -> str:
+    """What to add to a finding whose witness the new model judges against its schema."""
+    backward = item.direction == BACKWARD
+    if judge.model_accepts(item.pair.cur, document) is not backward:
+        return ""
+    verdict = "accepts" if backward else "refuses"
+    return (
+        f" Internal error: the model generated from the new schema {verdict} this witness, "
+        f"which the schema {'refuses' if backward else 'accepts'}: the generated model is "
+        "wrong, please report it."
+    )
+
+
+def _finding(
+    previous: Side, current: Side, judge: Judge, item: _Item, check_models: bool
+) -> tuple[Finding, bool]:
     found = _checked(judge, item)
     pair, backward = item.pair, item.direction == BACKWARD
     refusing = root(current.tree, pair.cur) if backward else root(previous.tree, pair.prev)
     other = previous.tree if backward else current.tree
     said = explain(found, item.direction, refusing, other, pair.name)
     side = current if said.current else previous
+    note = _model_note(judge, item, found.witness) if check_models and found.decided else ""
     finding = Finding.at(
         said.file.loc(said.pointer),
         said.rule,
-        said.message,
+        said.message + note,
         path=side.shown(said.file),
         categories=(item.direction,),
         witness=witness_text(found.witness) if found.decided else None,

@@ -21,6 +21,7 @@ from codegen.breaking.engine.kinds import Step
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
 from codegen.breaking.engine.nodes import counterpart as counterpart_in
+from codegen.breaking.engine.unions import untold
 from codegen.breaking.walk import describe
 from codegen.breaking.words import BACKWARD, declared_names, offending, resolves, worded
 from codegen.core.jsonpos import escape_pointer
@@ -97,7 +98,8 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
             else "the previous contract accepts every document the new one accepts"
         )
         place = "for" if step[0] == "$self" else f"at the {step[0]} of"
-        message = f"Whether {asked} could not be decided {place} {subject}: {item.reason}."
+        message = f"Whether {asked} could not be decided {place} {subject}: {item.reason}"
+        message += _tried(node, item.reason) + "."
     else:
         rule, message = worded(
             node,
@@ -110,7 +112,7 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
             rule_at=rule_at,
         )
         if rule == "PROPERTY_DELETED" and counterpart is not None:
-            return _deleted(node, step[0], counterpart, value)
+            return _deleted(node, step, counterpart, value)
         if rule in ("PROPERTY_MADE_OPTIONAL", "PROPERTY_ADDED_CLOSED") and counterpart is not None:
             name = step[1] if rule == "PROPERTY_MADE_OPTIONAL" else message.split('"')[1]
             declared = f"{counterpart.pointer}/properties/{escape_pointer(name)}"
@@ -120,10 +122,32 @@ def _explained(item: Break, direction: str, refusing: SNode, other: SchemaTree) 
     return Explained(rule, file, current, pointer, message)
 
 
-def _deleted(node: SNode, key: str, counterpart: SNode, value: Any) -> Explained:
+def _tried(node: SNode, reason: str) -> str:
+    """What the check tried before its search bound: each edit asked where it was made,
+    widenings proved, unions told apart decided branch by branch; and the unions it found no
+    way to tell apart, whose branches it searched in combination."""
+    if not reason.startswith("the search bound"):
+        return ""
+    tried = (
+        " (tried: each edit asked where it was made, widenings proved from the two schemas, "
+        "unions told apart by a tag, a required property, their types or their values decided "
+        "branch by branch"
+    )
+    combined = untold(node)
+    if not combined:
+        return tried + ")"
+    places = ", ".join(
+        f"{n.home.file_pointer(n.pointer) or '/'} ({'anyOf' if 'anyOf' in n.obj else 'oneOf'})"
+        for n in combined
+    )
+    return f"{tried}; searched in combination: the branches of {places}, told apart by none)"
+
+
+def _deleted(node: SNode, step: Step, counterpart: SNode, value: Any) -> Explained:
     """A property deleted under a closed content model: shown where it was, in the words of
     the CODEGEN finding of the same deletion, so that the two are one finding."""
-    name = next(k for k in offending(node, key, value) if k in declared_names(counterpart))
+    names = [step[1]] if len(step) > 1 else offending(node, step[0], value)
+    name = next(k for k in names if k in declared_names(counterpart))
     own = counterpart.obj.get("properties") or {}
     pointer = counterpart.pointer + (f"/properties/{escape_pointer(name)}" if name in own else "")
     subject = describe(counterpart.home.title, pointer, file=counterpart.home)
@@ -134,6 +158,8 @@ def _deleted(node: SNode, key: str, counterpart: SNode, value: Any) -> Explained
 def _pointer(node: SNode, step: Step) -> str:
     if step[0] == "$self":
         return node.pointer
+    if step[0] in ("additionalProperties", "unevaluatedProperties"):
+        return f"{node.pointer}/{step[0]}"  # refined to one name or not: the keyword
     if step[0] == "required":
         declared = f"{node.pointer}/properties/{escape_pointer(step[1])}"
         if resolves(node.home.data, declared):

@@ -14,9 +14,11 @@ import dataclasses
 import os
 import subprocess
 import tempfile
+import tomllib
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError, Location, SchemaError
+from codegen.core.exclude import Exclude, pattern_of
 from codegen.core.loader import LoadOptions, SchemaTree, load_texts
 
 __all__ = ["default_ref", "parse_ref", "tags", "tree_at"]
@@ -97,12 +99,20 @@ def _files_at(repo: Path, commit: str, prefix: str) -> dict[PurePosixPath, bytes
 
 
 def tree_at(
-    repo: Path, ref: str, schema_dir: Path, shown: str, options: LoadOptions | None = None
+    repo: Path,
+    ref: str,
+    schema_dir: Path,
+    shown: str,
+    options: LoadOptions | None = None,
+    *,
+    config: Path | None = None,
 ) -> SchemaTree | None:
     """The schema folder ``schema_dir`` as it was at ``ref``; None when it had no files.
 
     ``shown`` names the folder in errors (a previous file that does not load exits 2);
-    ``options`` are the work tree's (its default draft and URL mappings).
+    ``options`` are the work tree's (its default draft and URL mappings). The files left out
+    are those the ``[tool.maverick-codegen] exclude`` of ``config`` (the configuration file)
+    left out at ``ref``, which the generation of that revision left out too.
     """
     top = _toplevel(repo)
     verified = _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
@@ -115,8 +125,13 @@ def tree_at(
         return None
     project = Path(tempfile.gettempdir()) / f"maverick-breaking-{commit[:12]}"  # never written
     root = project / prefix if prefix != "." else project
+    options = _options_at(repo, commit, top, project, options)
+    if config is not None:
+        options = dataclasses.replace(
+            options, exclude=_exclude_at(repo, commit, config, schema_dir)
+        )
     try:
-        return load_texts(root, files, options=_options_at(repo, commit, top, project, options))
+        return load_texts(root, files, options=options)
     except SchemaError as exc:
         where = exc.location or Location(root)
         rel_path = where.path.relative_to(root) if where.path.is_relative_to(root) else where.path
@@ -125,6 +140,27 @@ def tree_at(
             Location(Path(f"{ref}:{shown}/{rel_path}"), where.line, where.column, where.pointer),
             exc.rule,
         ) from exc
+
+
+def _exclude_at(repo: Path, commit: str, config: Path, schema_dir: Path) -> Exclude:
+    """``[tool.maverick-codegen] exclude`` of the configuration file as it was at ``commit``
+    (nothing, when the file or the key was not there or cannot be read then)."""
+    top = _toplevel(repo)
+    try:
+        name = config.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return Exclude()
+    done = _git(repo, "cat-file", "blob", f"{commit}:{name}")
+    try:
+        table = tomllib.loads(done.stdout.decode("utf-8")).get("tool", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return Exclude()
+    entries = table.get("maverick-codegen", {}).get("exclude") if done.returncode == 0 else None
+    if not isinstance(entries, list):
+        return Exclude()
+    found = [(e, pattern_of(config.parent, schema_dir, e)) for e in entries if isinstance(e, str)]
+    kept = [(entry, pattern) for entry, pattern in found if pattern is not None]
+    return Exclude(tuple(e for e, _ in kept), tuple(p for _, p in kept))
 
 
 def _options_at(

@@ -169,13 +169,21 @@ def directions_for(selection: frozenset[str]) -> tuple[str, ...]:
     )
 
 
-def compare(previous: Side, current: Side, directions: tuple[str, ...] = (_B, _F)) -> list[Finding]:
+def compare(
+    previous: Side,
+    current: Side,
+    directions: tuple[str, ...] = (_B, _F),
+    *,
+    check_models: bool = False,
+) -> list[Finding]:
     """Every breaking change from ``previous`` to ``current``, in every category, sorted.
 
     CODEGEN findings come from the names the contracts give the generated code; DATA ones from
-    the inclusion engine, each with a witness checked against both schemas and the model, in
-    ``directions`` only (a direction no selected category shows is not asked: proving a
-    recursive schema's forward direction may take the solver its whole search).
+    the inclusion engine, each with a witness the two schemas separate, in ``directions`` only
+    (a direction no selected category shows is not asked: proving a recursive schema's forward
+    direction may take the solver its whole search). ``check_models``: each witness is also
+    judged by the model generated from the new schema (a disagreement is said in the finding,
+    as an internal error of the generator).
     """
     pairs, deleted, changed_ids = pair_contracts(previous, current)
     findings: set[Finding] = set()
@@ -196,7 +204,9 @@ def compare(previous: Side, current: Side, directions: tuple[str, ...] = (_B, _F
     ]
     for pair in changed:
         findings.update(_codegen_findings(pair))
-    findings.update(data_findings(previous, current, changed, deleted, directions))
+    findings.update(
+        data_findings(previous, current, changed, deleted, directions, check_models=check_models)
+    )
     return _merged(findings)
 
 

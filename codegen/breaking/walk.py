@@ -6,7 +6,9 @@ rules are small functions of one pair, and this module decides what is paired wi
 * Contracts pair by ``$id``; a contract whose ``$id`` is gone pairs with the current file of
   the same path or title (its ``$id`` was changed), else it was deleted.
 * Inside a pair, properties pair by name, and the walk enters nested object schemas,
-  ``items``, ``additionalProperties``, ``$defs`` (by name) and ``anyOf`` branches.
+  ``items``, ``additionalProperties``, ``$defs`` (by name) and ``anyOf`` branches, each
+  paired with the branch that is the same one (:func:`_branch_pairs`: an equal subtree, then
+  the same place, then the same JSON types), never by the order the walk meets them.
 * A ``$ref`` naming the same target on both sides is opaque: the target is compared once,
   where it is defined. A ``$ref`` without such a counterpart is resolved in its own side's
   tree and compared as if its target were written inline.
@@ -285,17 +287,56 @@ def _branch_key(node: Node, opaque: frozenset[str]) -> str | None:
     return ",".join(sorted(kinds)) if kinds is not None else "any"
 
 
+def _stripped(value: Any) -> Any:
+    """A parsed subtree without its annotations (what it says of instances, as written)."""
+    if isinstance(value, dict):
+        return {k: _stripped(v) for k, v in value.items() if k not in _ANNOTATIONS}
+    if isinstance(value, list):
+        return [_stripped(v) for v in value]
+    return value
+
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "examples", "default", "deprecated", "$comment", "readOnly",
+     "writeOnly", "markdownDescription"}
+)  # fmt: skip
+
+
 def _branch_pairs(pair: NodePair) -> Iterator[NodePair]:
-    """Branches of the same kind (the same JSON types); a plain schema is one branch."""
-    earlier: dict[str, Node] = {}
-    for branch in _branches(pair.prev):
-        key = _branch_key(branch, pair.opaque)
-        if key is not None:
-            earlier.setdefault(key, branch)
-    for branch in _branches(pair.cur):
-        key = _branch_key(branch, pair.opaque)
-        if key is not None and key in earlier:
-            yield NodePair(pair.contract, earlier[key], branch)
+    """Each previous branch with the current branch that is the same one; a plain schema is
+    one branch.
+
+    Branches are paired by what they are, never by the order they are met: first a branch
+    equal to it (the parsed subtree, then the same subtree with other annotations), then the
+    branch at the same place (the same index of the same union), then, for what is left, a
+    branch of the same JSON types, in order. Each branch is paired at most once, so a branch
+    added, removed or moved between unchanged ones pairs nothing it is not.
+    """
+    earlier = [(b, _branch_key(b, pair.opaque)) for b in _branches(pair.prev)]
+    later = [(b, _branch_key(b, pair.opaque)) for b in _branches(pair.cur)]
+    earlier = [(b, k) for b, k in earlier if k is not None]
+    later = [(b, k) for b, k in later if k is not None]
+    matched: dict[int, int] = {}  # previous index -> current index
+    taken: set[int] = set()
+
+    def match(same: Any) -> None:
+        for i, (prev, prev_key) in enumerate(earlier):
+            if i in matched:
+                continue
+            for j, (cur, cur_key) in enumerate(later):
+                if j not in taken and same(prev, prev_key, cur, cur_key):
+                    matched[i] = j
+                    taken.add(j)
+                    break
+
+    match(lambda a, _, b, __: canonical(a.value) == canonical(b.value))
+    match(lambda a, _, b, __: canonical(_stripped(a.value)) == canonical(_stripped(b.value)))
+    if aligned(pair):
+        match(lambda a, ka, b, kb: a.pointer.rsplit("/", 1)[-1] == b.pointer.rsplit("/", 1)[-1]
+              and ka == kb)  # fmt: skip
+    match(lambda a, ka, b, kb: ka == kb)
+    for i, j in sorted(matched.items()):
+        yield NodePair(pair.contract, earlier[i][0], later[j][0])
 
 
 def walk(pair: NodePair, depth: int = 0) -> Iterator[NodePair]:

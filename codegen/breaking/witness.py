@@ -1,11 +1,13 @@
-"""Check each witness before it is shown: against both schemas and the generated model.
+"""Check each witness before it is shown: against both schemas, and the generated model.
 
-The engine's own evaluator found the witness; it is judged again by two independent judges:
-the ECMA-262 oracle (python-jsonschema with ECMA patterns and exact ``multipleOf``,
-:mod:`codegen.core.ecma`) on the old and the new schema, and the Pydantic model the generator
-makes of the new schema (built once per comparison, in a private folder, only when there is a
-witness to judge). A witness that any judge disputes is not shown as a break: the finding
-says the change could not be decided.
+The engine's own evaluator found the witness; it is judged again by the ECMA-262 oracle
+(python-jsonschema with ECMA patterns and exact ``multipleOf``, :mod:`codegen.core.ecma`) on
+the old and the new schema, which decide: a witness they do not separate is not shown as a
+break (the finding says the change could not be decided, an internal error). On request
+(``breaking --check-models``), the Pydantic model the generator makes of the new schema judges
+it too (built once per comparison, in a private folder, only when there is a witness to
+judge): a model that disagrees with its schema is a defect of the generator, said as such,
+never a reason to withhold a break.
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import pydantic
+from typing import TYPE_CHECKING, Any
 
 from codegen.core.config import Config
 from codegen.core.drafts import DEFAULT_DRAFT
 from codegen.core.ecma import tree_registry, validator_at
 from codegen.core.errors import CodegenError, Location
 from codegen.core.loader import LoadOptions, SchemaFile, SchemaTree
+
+if TYPE_CHECKING:  # imported where a model is judged: only with --check-models
+    import pydantic
 
 __all__ = ["Judge"]
 
@@ -67,6 +70,8 @@ class Judge:
 
         :meth:`prepare` must have named ``schema`` (models are generated in one batch).
         """
+        import pydantic  # noqa: PLC0415 - only with a witness to judge by a model
+
         adapter = self._models[schema.title]
         try:
             adapter.validate_json(json.dumps(document))
@@ -77,6 +82,8 @@ class Judge:
     def prepare(self, schemas: list[SchemaFile]) -> None:
         """Generate the models of these current contracts (and what they reference) into a
         private package, and import them."""
+        import pydantic  # noqa: PLC0415 - only with a witness to judge by a model
+
         from codegen.generate.plan import build_plan  # noqa: PLC0415 - only with a witness
 
         tree = self._trees["current"]

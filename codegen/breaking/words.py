@@ -15,7 +15,7 @@ from typing import Any
 from codegen.breaking.engine.components import unevaluated_names
 from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.kinds import NUMERIC, Step, kind_of, type_kinds
-from codegen.breaking.engine.nodes import SNode
+from codegen.breaking.engine.nodes import SNode, json_equal
 from codegen.breaking.walk import describe
 from codegen.core.ecma import ecma_search
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
@@ -31,8 +31,28 @@ def _types(value: Any) -> str:
     return _shown(sorted(value if isinstance(value, list) else [value]))
 
 
-def _shown(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+def _shown(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _union_worded(
+    written: str, subject: str, old: list[Any], new: list[Any], *, value: Any, backward: bool
+) -> tuple[str, str]:
+    """A union that accepts less (or more): the value it judges otherwise, and how its list of
+    branches changed (added, removed, edited, or none: what a branch names changed)."""
+    added = sum(1 for b in new if b not in old)
+    removed = sum(1 for b in old if b not in new)
+    edited = min(added, removed)
+    counts = ((added - edited, "added"), (removed - edited, "removed"), (edited, "edited"))
+    parts = [f"{n} {'branch was' if n == 1 else 'branches were'} {verb}" for n, verb in counts if n]
+    how = ": " + ", ".join(parts) if parts else " (its branches are written as before: what one "
+    how += "" if parts else "names changed)"
+    if backward:
+        return "CONSTRAINT_TIGHTENED", (
+            f"The {written} of {subject} no longer accepts {_shown(value)}{how}."
+        )
+    return "CONSTRAINT_LOOSENED", f"The {written} of {subject} now accepts {_shown(value)}{how}."
 
 
 def worded(
@@ -68,7 +88,7 @@ def worded(
         )
     if key in ("additionalProperties", "unevaluatedProperties") and node.obj[key] is False:
         return _closed_worded(
-            node, key, counterpart=counterpart, value=value, subject=subject, backward=backward
+            node, step, counterpart=counterpart, value=value, subject=subject, backward=backward
         )
     if key == "const" or (key == "enum" and isinstance(before, list) and len(before) == 1
                           and before == now):  # fmt: skip
@@ -79,9 +99,19 @@ def worded(
             f"{_shown(new) if new is not None else 'none'}: {effect}."
         )
     if key == "enum":
+        listed = isinstance(before, list) and any(json_equal(value, v) for v in before)
         if backward:
-            return "ENUM_VALUE_REMOVED", f"Enum value {_shown(value)} of {subject} was removed."
-        return "ENUM_VALUE_ADDED", f"Enum value {_shown(value)} was added to {subject}."
+            if listed:
+                return "ENUM_VALUE_REMOVED", f"Enum value {_shown(value)} of {subject} was removed."
+            return "ENUM_VALUE_REMOVED", (
+                f"The values of {subject} were restricted to an enum: it no longer accepts "
+                f"{_shown(value)}."
+            )
+        if listed:
+            return "ENUM_VALUE_ADDED", f"Enum value {_shown(value)} was added to {subject}."
+        return "ENUM_VALUE_ADDED", (
+            f"The enum of {subject} was lifted: it now accepts {_shown(value)}."
+        )
     if key in ("type", "$ref", "anyOf", "oneOf", "$self") and _kind_excluded(node, value):
         shown = "a number" if kind_of(value) in NUMERIC else kind_of(value)
         change = f" from {_types(old)} to {_types(new)}" if old and new and key == "type" else ""
@@ -96,6 +126,8 @@ def worded(
             )
         return "TYPE_WIDENED", f"The type of {subject} was widened{change}: it now accepts {shown}."
     written = _written(node, key)
+    if key in ("anyOf", "oneOf", "allOf") and isinstance(old, list) and isinstance(new, list):
+        return _union_worded(written, subject, old, new, value=value, backward=backward)
     if old is not None and old == new:  # written the same: what it names or holds changed
         held = "names" if key in _REFERENCES else "holds"
         effect = "no longer accepts what it did" if backward else "now accepts what it did not"
@@ -119,13 +151,13 @@ _REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 
 
 def _value(node: SNode | None, key: str) -> Any:
-    """The value of keyword ``key`` of ``node`` (a reference as its file writes it)."""
+    """The value of keyword ``key`` of ``node`` as its file writes it (a reference as
+    ``#/definitions/...`` in a draft-07 file, not the internal form)."""
     if node is None or not isinstance(node.value, dict) or key not in node.value:
         return None
-    if key in ("$ref", "$dynamicRef"):
-        at = node.home.file_pointer(f"{node.pointer}/{escape_pointer(key)}")
-        with contextlib.suppress(LookupError):
-            return resolve_pointer(node.home.document, at)
+    at = node.home.file_pointer(f"{node.pointer}/{escape_pointer(key)}")
+    with contextlib.suppress(LookupError):
+        return resolve_pointer(node.home.document, at)
     return node.value[key]
 
 
@@ -165,10 +197,13 @@ def offending(node: SNode, key: str, value: Any) -> list[str]:
 
 
 def _closed_worded(
-    node: SNode, key: str, *, counterpart: SNode | None, value: Any, subject: str, backward: bool
-) -> tuple[str, str]:
-    """A closed content model refuses a name: deleted, added, or the model closed or opened."""
-    names = offending(node, key, value)
+    node: SNode, step: Step, *, counterpart: SNode | None, value: Any, subject: str,
+    backward: bool,
+) -> tuple[str, str]:  # fmt: skip
+    """A closed content model refuses a name: deleted, added, or the model closed or opened
+    (the name the component was refined to, else the first the keyword refuses)."""
+    key = step[0]
+    names = [step[1]] if len(step) > 1 else offending(node, key, value)
     declared = [k for k in names if k in declared_names(counterpart)]
     if backward and declared:
         return "PROPERTY_DELETED", (
@@ -217,7 +252,7 @@ def _rule_worded(rule_at: tuple[SNode, str], other: SchemaTree, backward: bool) 
     rule = resolve_pointer(holder.home.data, pointer) if pointer else holder.obj
     text = rule_message(pointer[len(holder.pointer) :], rule, holder.obj)
     label = f'"{text}"'
-    where = f"{holder.home.title} ({pointer or '/'})"
+    where = f"{holder.home.title} ({holder.home.file_pointer(pointer) or '/'})"
     home = other.by_rel.get(holder.home.rel)
     if home is not None and resolves(home.data, pointer):
         effect = "old data no longer loads" if backward else "old readers refuse new data"

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from codegen.core.config_keys import check_keys
 from codegen.core.drafts import DEFAULT_DRAFT, by_name, names
 from codegen.core.errors import CodegenError, Location
+from codegen.core.exclude import GLOB_CHARS, Exclude, pattern_of
 from codegen.core.npm_config import SECTION as NPM_SECTION
 from codegen.core.npm_config import NpmSettings, npm_settings
 from codegen.core.resolve import LoadOptions
@@ -20,6 +23,9 @@ from codegen.core.resolve import LoadOptions
 __all__ = ["Config", "LintSettings", "config_location", "load_config"]
 
 TABLE = "tool.maverick-codegen"
+# Every key of [tool.maverick-codegen] (tables included), in the README's order.
+KEYS = ("schema_dir", "output_dir", "package", "default_draft", "exclude", "refs", "agents",
+        "tools", "docs_file", "export_dir", "export", "lint", "breaking")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,8 @@ def config_location(path: Path, section: str, key: str, value: str | None = None
     """Where ``key`` of table ``[section]`` (and in it, the string ``value``) is written.
 
     TOML parsers give no positions: the text is searched, and the table's header (or the
-    file alone) is the answer when the key is written some other way.
+    file alone) is the answer when the key is written some other way. A key that is a table
+    of its own (``[section.key]``) is found at that header.
     """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -140,7 +147,10 @@ def config_location(path: Path, section: str, key: str, value: str | None = None
         if header:
             if key_at is not None:
                 break  # the table, and the key's value, ended
-            inside = header.group(1).replace(" ", "") == section
+            name = header.group(1).replace(" ", "").strip("[]")
+            if key_at is None and name in (f"{section}.{key}", f'{section}."{key}"'):
+                return Location(path, number, line.index("[") + 1)
+            inside = name == section
             if inside:
                 header_at = Location(path, number, line.index("[") + 1)
             continue
@@ -170,13 +180,8 @@ def _lint_settings(path: Path, root: Path, schema_dir: Path, table: object) -> L
         return LintSettings()
     if not isinstance(table, dict):
         raise CodegenError(f"[{section}] must be a table", Location(path), "CONFIG")
-    for key in table:
-        if key not in ("use", "except", "ignore"):
-            raise CodegenError(
-                f"[{section}] has no key {key!r} (use, except, ignore)",
-                config_location(path, section, key),
-                "CONFIG",
-            )
+    check_keys(f"[{section}]", table, ("use", "except", "ignore"),
+               lambda key: config_location(path, section, key))  # fmt: skip
     where = {key: config_location(path, section, key) for key in table}
     use = table.get("use")
     except_ = table.get("except", [])
@@ -224,13 +229,47 @@ def _breaking_use(path: Path, table: object) -> tuple[str, ...] | None:
         return None
     if not isinstance(table, dict):
         raise CodegenError(f"[{section}] must be a table", Location(path), "CONFIG")
+    check_keys(f"[{section}]", table, ("use",), lambda key: config_location(path, section, key))
     use = table.get("use")
     where = config_location(path, section, "use")
     return None if use is None else _strings(use, where, f"[{section}] use")
 
 
-def _loading(path: Path, root: Path, table: dict[str, object]) -> LoadOptions:
-    """``default_draft`` and ``[tool.maverick-codegen.refs]`` (URL prefix -> local folder)."""
+def _exclude(path: Path, root: Path, schema_dir: Path, entries: object) -> Exclude:
+    """``exclude``: paths and globs relative to the configuration file, inside ``schema_dir``
+    (:mod:`codegen.core.exclude`); a path that names nothing is an error."""
+    if entries is None:
+        return Exclude()
+    shape = (
+        f"[{TABLE}] exclude must be a list of paths or globs (relative to {path.name}, inside "
+        "schema_dir)"
+    )
+    if not isinstance(entries, list):
+        raise CodegenError(shape, config_location(path, TABLE, "exclude"), "CONFIG")
+    patterns = []
+    for entry in entries:
+        if not isinstance(entry, str) or not entry.strip() or entry.startswith("!"):
+            raise CodegenError(shape, config_location(path, TABLE, "exclude"), "CONFIG")
+        here = config_location(path, TABLE, "exclude", entry)
+        pattern = pattern_of(root, schema_dir, entry)
+        if pattern is None:
+            shown = os.path.relpath(schema_dir.resolve(), root.resolve())
+            raise CodegenError(
+                f"[{TABLE}] exclude: {entry} is not below schema_dir ({shown}/)", here, "CONFIG"
+            )
+        if not GLOB_CHARS & set(entry) and not (root / entry).exists():
+            raise CodegenError(
+                f"[{TABLE}] exclude: {entry} does not exist (remove it from the list)",
+                here,
+                "CONFIG",
+            )
+        patterns.append(pattern)
+    return Exclude(tuple(entries), tuple(patterns))
+
+
+def _loading(path: Path, root: Path, table: dict[str, object], schema_dir: Path) -> LoadOptions:
+    """``default_draft``, ``exclude`` and ``[tool.maverick-codegen.refs]`` (URL prefix -> local
+    folder)."""
     name = table.get("default_draft", DEFAULT_DRAFT.name)
     draft = by_name(name) if isinstance(name, str) else None
     if draft is None:
@@ -261,7 +300,8 @@ def _loading(path: Path, root: Path, table: dict[str, object]) -> LoadOptions:
             )
         mappings.append((prefix, (root / folder).resolve()))
     mappings.sort(key=lambda m: len(m[0]), reverse=True)  # the longest prefix wins
-    return LoadOptions(draft, tuple(mappings))
+    exclude = _exclude(path, root, schema_dir, table.get("exclude"))
+    return LoadOptions(draft, tuple(mappings), exclude=exclude)
 
 
 def load_config(path: Path) -> Config:
@@ -276,6 +316,7 @@ def load_config(path: Path) -> Config:
     table = data.get("tool", {}).get("maverick-codegen")
     if not isinstance(table, dict):
         raise CodegenError("no [tool.maverick-codegen] table", where, "CONFIG")
+    check_keys(f"[{TABLE}]", table, KEYS, lambda key: config_location(path, TABLE, key))
     root = path.parent
     try:
         schema_dir = _inside(root, root / table["schema_dir"], "schema_dir", where)
@@ -290,7 +331,7 @@ def load_config(path: Path) -> Config:
     agents = table.get("agents", {})
     if not isinstance(agents, dict) or not all(isinstance(v, str) for v in agents.values()):
         raise CodegenError("[tool.maverick-codegen.agents] maps names to titles", where, "CONFIG")
-    tools, tool_inputs = _tools(table, where)
+    tools, tool_inputs = _tools(table, lambda key: config_location(path, f"{TABLE}.tools", key))
     docs_file, export_dir = _optional_paths(root, table, schema_dir, output_dir, where)
     taken = {"schema_dir": schema_dir, "output_dir": output_dir, "export_dir": export_dir,
              "docs_file": docs_file}  # fmt: skip
@@ -311,33 +352,40 @@ def load_config(path: Path) -> Config:
         tools=MappingProxyType(tools),
         tool_inputs=MappingProxyType(tool_inputs),
         npm=npm,
-        loading=_loading(path, root, table),
+        loading=_loading(path, root, table, schema_dir),
     )
 
 
-def _tools(table: dict[str, object], where: Location) -> tuple[dict[str, str], dict[str, str]]:
+def _same(where: Location, _: str) -> Location:
+    return where
+
+
+def _tools(
+    table: dict[str, object], locate: Callable[[str], Location]
+) -> tuple[dict[str, str], dict[str, str]]:
     """``[tool.maverick-codegen.tools]``: ``name = "Output"`` or ``name = {output, input}``."""
+    section = f"{TABLE}.tools"
     value = table.get("tools", {})
-    problem = CodegenError(
-        "[tool.maverick-codegen.tools] maps tool names to a contract title, or to a table "
-        '{output = "Title", input = "Title"}',
-        where,
-        "CONFIG",
+    shape = (
+        f"[{section}] maps tool names to a contract title, or to a table "
+        '{output = "Title", input = "Title"}'
     )
     if not isinstance(value, dict):
-        raise problem
+        raise CodegenError(shape, locate(""), "CONFIG")
     outputs: dict[str, str] = {}
     inputs: dict[str, str] = {}
     for name, given in value.items():
         entry = {"output": given} if isinstance(given, str) else given
+        if isinstance(entry, dict):
+            check_keys(f"tool {name!r} of [{section}]", entry, ("output", "input"),
+                       partial(_same, locate(name)))  # fmt: skip
         if (
             not name
             or not isinstance(entry, dict)
-            or not set(entry) <= {"output", "input"}
             or not all(isinstance(v, str) and v for v in entry.values())
             or "output" not in entry
         ):
-            raise problem
+            raise CodegenError(shape, locate(name), "CONFIG")
         outputs[name] = entry["output"]
         if "input" in entry:
             inputs[name] = entry["input"]

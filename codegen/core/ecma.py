@@ -3,9 +3,9 @@
 Two places where python-jsonschema does not:
 
 * JSON Schema's ``pattern`` and ``patternProperties`` are ECMA-262 expressions, which is what
-  Ajv, the Claude CLI, browsers and the generated models (the ``regress`` package, ``u`` flag)
-  use; python-jsonschema uses ``re``, which refuses ``\\p{L}`` and reads ``\\d`` and ``$``
-  otherwise.
+  Ajv, the Claude CLI, browsers and the generated models (the ``regress`` package, ``u`` flag,
+  else Annex B: :mod:`codegen.core.patterns`) use; python-jsonschema uses ``re``, which
+  refuses ``\\p{L}`` and reads ``\\d`` and ``$`` otherwise.
 * ``multipleOf`` is exact on the numbers as written (``0.0003`` is a multiple of ``0.0001``,
   ``2**70`` is not one of ``1.5``); python-jsonschema divides in floating point.
 
@@ -20,7 +20,6 @@ URIs, each ``$id`` and anchor as its draft reads them.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -28,12 +27,12 @@ from typing import Any
 from urllib.parse import quote, urldefrag, urljoin
 
 import jsonschema
-import regress
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.jsonschema import lookup_recursive_ref
 
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.patterns import compile_pattern
 
 __all__ = [
     "ECMA_VALIDATORS",
@@ -45,14 +44,10 @@ __all__ = [
 ]
 
 
-@functools.cache
-def _regex(pattern: str) -> regress.Regex:
-    return regress.Regex(pattern, "u")
-
-
 def ecma_search(pattern: str, text: str) -> bool:
-    """Whether ``pattern`` matches somewhere in ``text``, as ECMA-262 (``u`` flag) says."""
-    return _regex(pattern).find(text) is not None
+    """Whether ``pattern`` matches somewhere in ``text``, as ECMA-262 says: with the ``u``
+    flag where that reading is valid, else without it (:mod:`codegen.core.patterns`)."""
+    return compile_pattern(pattern).search(text)
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:

@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
+from codegen.core.exclude import Exclude
 from codegen.core.filecache import read_bytes
 from codegen.core.loader import SchemaFile, SchemaTree, digest_bytes, schema_paths
 
@@ -130,6 +131,7 @@ def config_view(config: Config) -> dict[str, Any]:
         "tools": sorted(config.tools.items()),
         "tool_inputs": sorted(config.tool_inputs.items()),
         "loading": loading_view(config),
+        **({"exclude": list(config.loading.exclude.shown)} if config.loading.exclude else {}),
         "npm": None
         if config.npm is None
         else {
@@ -179,10 +181,11 @@ def view_inputs(kind: str, view: Any) -> str:
     return _digest(f"view:{kind}", _canonical(view))
 
 
-def raw_schema_files(schema_dir: Path) -> list[tuple[str, bytes]]:
-    """Every ``*.json`` file below ``schema_dir`` by relative path and bytes, in the order
-    :func:`~codegen.core.loader.load_tree` reads them (nothing is parsed)."""
-    return [(rel, read_bytes(str(path))) for rel, path in schema_paths(schema_dir)]
+def raw_schema_files(schema_dir: Path, exclude: Exclude | None = None) -> list[tuple[str, bytes]]:
+    """Every ``*.json`` file below ``schema_dir`` (less those ``exclude`` leaves out) by
+    relative path and bytes, in the order :func:`~codegen.core.loader.load_tree` reads them
+    (nothing is parsed)."""
+    return [(rel, read_bytes(str(path))) for rel, path in schema_paths(schema_dir, exclude)]
 
 
 def config_digest(config: Config) -> str:
@@ -203,7 +206,7 @@ def schema_digests(config: Config, files: Iterable[tuple[str, bytes]]) -> dict[s
 def tree_inputs(config: Config, files: Iterable[tuple[str, bytes]] | None = None) -> str:
     """The inputs of the whole generation: every schema file (``files``, else read from
     ``schema_dir``), the configuration and the generator."""
-    found = raw_schema_files(config.schema_dir) if files is None else files
+    found = raw_schema_files(config.schema_dir, config.loading.exclude) if files is None else files
     schemas = _hash_files((rel, digest_bytes(data)) for rel, data in found)
     # The mapped folders that references may reach (their files are read only when reached).
     mapped = _hash_files(

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.errors import Location, SchemaError
+from codegen.core.exclude import Exclude
 from codegen.core.filecache import read_bytes
 from codegen.core.jsonparse import parse_schema
 from codegen.core.jsonpos import JsonPositions
@@ -42,6 +43,8 @@ __all__ = [
     "SchemaFile",
     "SchemaTree",
     "digest_bytes",
+    "duplicate_ids",
+    "excluded_paths",
     "is_class_name",
     "iter_subschemas",
     "load_texts",
@@ -72,17 +75,30 @@ def load_tree(
     """
     if not root.is_dir():
         raise SchemaError(f"schema folder {root} does not exist", Location(root))
+    exclude = options.exclude if options is not None else Exclude()
     texts: dict[PurePosixPath, bytes] = {}
     for name, path in schema_paths(root):
+        if exclude.entry(name) is not None:
+            texts[rel_path(name)] = b""  # never read: load_texts leaves it out
+            continue
         raw = read[name] if read is not None and name in read else read_bytes(str(path))
         texts[rel_path(name)] = raw
     return load_texts(root, texts, reuse=reuse, options=options, problems=problems)
 
 
-def schema_paths(root: Path) -> list[tuple[str, Path]]:
-    """Every ``*.json`` file below ``root`` by POSIX path relative to it, sorted; a folder
-    reached through a symbolic link is not entered, and a file that is a link must stay
-    inside ``root`` (:class:`SchemaError`)."""
+def excluded_paths(root: Path, exclude: Exclude) -> list[tuple[str, str]]:
+    """Each ``*.json`` file below ``root`` that ``exclude`` leaves out (relative POSIX path),
+    with the entry that does, sorted."""
+    if not exclude:
+        return []
+    found = ((name, exclude.entry(name)) for name, _ in schema_paths(root))
+    return [(name, entry) for name, entry in found if entry is not None]
+
+
+def schema_paths(root: Path, exclude: Exclude | None = None) -> list[tuple[str, Path]]:
+    """Every ``*.json`` file below ``root`` by POSIX path relative to it, sorted, less those
+    ``exclude`` leaves out; a folder reached through a symbolic link is not entered, and a
+    file that is a link must stay inside ``root`` (:class:`SchemaError`)."""
     found: list[tuple[str, Path]] = []
     resolved: Path | None = None
     pending = [(root, "")] if root.is_dir() else []
@@ -101,6 +117,8 @@ def schema_paths(root: Path) -> list[tuple[str, Path]]:
                                 "schema file links outside the schema folder", Location(path)
                             )
                     found.append((prefix + entry.name, path))
+    if exclude:
+        found = [(name, path) for name, path in found if exclude.entry(name) is None]
     return sorted(found)
 
 
@@ -118,24 +136,17 @@ def load_texts(
     as it was parsed then, and as it was read then when nothing it was read from changed;
     every check runs again on the whole tree.
 
-    ``problems`` (the lint's permissive reading): only a file that is not a readable JSON
-    object raises; every other problem is appended there (an unknown ``$schema`` is read as
-    ``default_draft``), a duplicate ``$id`` is left to the lint's rules, and the tree is read
-    on (:func:`codegen.core.resolve.resolve_sources`)."""
+    ``problems`` (the permissive reading): every problem is appended there and the tree is
+    read on (:func:`codegen.core.resolve.resolve_sources`): a file that is not a readable JSON
+    object is left out (its problem is :attr:`~codegen.core.resolve.Problem.unreadable`), an
+    unknown ``$schema`` is read as ``default_draft``; a duplicate ``$id`` is left to the
+    caller (:func:`duplicate_ids`).
+
+    The files ``options.exclude`` names are left out (:attr:`SchemaTree.excluded`), and a
+    reference to one is a problem (``REF_EXCLUDED``)."""
     options = options or LoadOptions()
     earlier = reuse.by_rel if reuse is not None and reuse.root == root else {}
-    parsed: dict[PurePosixPath, tuple[str, Any, JsonPositions]] = {}
-    for rel in sorted(texts, key=PurePosixPath.as_posix):
-        known = earlier.get(rel)
-        if known is not None and known.digest_text == texts[rel]:
-            parsed[rel] = (known.text, known.document, known.positions)
-            continue
-        text, data = parse_schema(root / rel, texts[rel])
-        if not isinstance(data, dict):
-            raise SchemaError("a schema file must hold a JSON object", Location(root / rel), "JSON")
-        parsed[rel] = (text, data, JsonPositions(text))
-    if not parsed:
-        raise SchemaError(f"no *.json schema files below {root}", Location(root))
+    parsed, excluded, absent = _parse(root, texts, options.exclude, earlier, problems)
     sources = []
     base = root.resolve()
     for rel, (_, data, _) in parsed.items():
@@ -152,10 +163,11 @@ def load_texts(
             draft = options.default_draft
         sources.append(Source(rel, root / rel, (base / rel).as_uri(), data, draft))
     if problems is None:
-        _check_unique_ids(root, sources, parsed)
+        for duplicate in duplicate_ids(sources):
+            raise _located(duplicate, parsed, root)
     try:
         scanned = reuse.scans if reuse is not None and reuse.root == root else {}
-        resolved, scans = resolve_sources(root, sources, options, scanned, problems)
+        resolved, scans = resolve_sources(root, sources, options, scanned, problems, absent=absent)
     except Problem as problem:
         raise _located(problem, parsed, root) from None
     names = derive(
@@ -168,31 +180,83 @@ def load_texts(
     for result in resolved:
         schema = _schema_file(result, parsed, earlier, names.get(result.source.rel))
         (external if schema.external else files).append(schema)
-    return SchemaTree(root, tuple(files), tuple(external), scans)
+    return SchemaTree(root, tuple(files), tuple(external), scans, excluded)
 
 
-def _check_unique_ids(
+_Parsed = dict[PurePosixPath, tuple[str, Any, JsonPositions]]
+_EXCLUDED = (
+    "[tool.maverick-codegen] exclude leaves out ({!r}): exclude this file too, or take that one "
+    "out of exclude"
+)
+
+
+def _parse(
     root: Path,
-    sources: list[Source],
-    parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]],
-) -> None:
-    """No two files identify themselves by one ``$id`` (a reference to it would name both)."""
-    seen: dict[str, PurePosixPath] = {}
-    for source in sources:
-        found = source.draft.specification.id_of(source.raw)
-        if not isinstance(found, str) or not found:
+    texts: Mapping[PurePosixPath, bytes],
+    exclude: Exclude,
+    earlier: Mapping[PurePosixPath, SchemaFile],
+    problems: list[Problem] | None,
+) -> tuple[_Parsed, dict[PurePosixPath, str], dict[PurePosixPath, tuple[str, str]]]:
+    """Each file's text, document and positions (as ``earlier`` parsed it when its bytes are
+    the same); the files ``exclude`` leaves out, by the entry that does; and the files not
+    read (excluded, or with ``problems``, unreadable), each with why and the rule of a
+    reference to it."""
+    parsed: _Parsed = {}
+    excluded: dict[PurePosixPath, str] = {}
+    absent: dict[PurePosixPath, tuple[str, str]] = {}
+    for rel in sorted(texts, key=PurePosixPath.as_posix):
+        entry = exclude.entry(rel.as_posix())
+        if entry is not None:
+            excluded[rel] = entry
+            absent[rel] = (_EXCLUDED.format(entry), "REF_EXCLUDED")
             continue
-        uri = found.rstrip("#")
+        known = earlier.get(rel)
+        if known is not None and known.digest_text == texts[rel]:
+            parsed[rel] = (known.text, known.document, known.positions)
+            continue
+        try:
+            text, data = parse_schema(root / rel, texts[rel])
+            if not isinstance(data, dict):
+                raise SchemaError(
+                    "a schema file must hold a JSON object", Location(root / rel), "JSON"
+                )
+        except SchemaError as exc:
+            if problems is None:
+                raise
+            where = exc.location or Location(root / rel)
+            problems.append(Problem(rel, "", exc.message, exc.rule, at=(where.line, where.column)))
+            absent[rel] = (f"cannot be read ({exc.message})", "REF_REFUSED")
+            continue
+        parsed[rel] = (text, data, JsonPositions(text))
+    if not texts:
+        raise SchemaError(f"no *.json schema files below {root}", Location(root))
+    if len(excluded) == len(texts):
+        raise SchemaError(
+            f"every *.json schema file below {root} is excluded ([tool.maverick-codegen] exclude)",
+            Location(root),
+        )
+    return parsed, excluded, absent
+
+
+def duplicate_ids(sources: Iterable[Source | SchemaFile]) -> list[Problem]:
+    """Each file that identifies itself by an ``$id`` an earlier file has (a reference to it
+    would name both), in the order given."""
+    seen: dict[str, PurePosixPath] = {}
+    found: list[Problem] = []
+    for source in sources:
+        raw = source.raw if isinstance(source, Source) else source.document
+        given = source.draft.specification.id_of(raw)
+        if not isinstance(given, str) or not given:
+            continue
+        uri = given.rstrip("#")
         if uri in seen:
             key = "/id" if source.draft.keywords.get("id") else "/$id"
-            line, column = parsed[source.rel][2].line_col(key)
-            raise SchemaError(
-                f"$id {found!r} is already used by {root / seen[uri]}: a reference to it would "
-                "name both files: give each file its own $id",
-                Location(root / source.rel, line, column, key),
-                "ID_UNIQUE",
-            )
-        seen[uri] = source.rel
+            found.append(Problem(source.rel, key, f"$id {given!r} is already used by "
+                                 f"{seen[uri]}: a reference to it would name both files: give "
+                                 "each file its own $id", "ID_UNIQUE"))  # fmt: skip
+        else:
+            seen[uri] = source.rel
+    return found
 
 
 def _schema_file(
@@ -239,6 +303,8 @@ def _located(
     problem: Problem, parsed: Mapping[PurePosixPath, tuple[str, Any, JsonPositions]], root: Path
 ) -> SchemaError:
     path = root / problem.rel
+    if problem.at is not None:
+        return SchemaError(problem.message, Location(path, *problem.at), problem.rule)
     if problem.rel in parsed:
         line, column = parsed[problem.rel][2].line_col(problem.pointer)
         where = Location(path, line, column, problem.pointer)

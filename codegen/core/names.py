@@ -19,7 +19,9 @@ are derived by these rules, the same on every run and every machine (docs/schema
 * **Collisions**: the files (and folders) of one folder whose module names are the same, or
   the same as a subfolder's, are numbered in the order of their file names (``foo_bar``,
   ``foo_bar_2``...); so are two classes of the tree with one name, in the order of their files
-  and pointers (``Config``, ``Config2``...). ``maverick-codegen lint`` reports each.
+  and pointers (``Config``, ``Config2``...), and a class named as a name the generated modules
+  use (:data:`RESERVED`: pydantic's ``Field``, typing's ``Any``...), which would shadow it
+  (``Field2``). ``maverick-codegen lint`` reports each.
 """
 
 from __future__ import annotations
@@ -30,8 +32,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Names", "class_name", "derive", "is_class_name", "module_name"]
+__all__ = ["RESERVED", "Names", "class_name", "derive", "is_class_name", "module_name"]
 
+# The names a generated module holds besides its classes, which a class must not shadow: what
+# datamodel-code-generator imports for the skeleton's keywords (pydantic's classes and strict
+# types, typing's, enum's), what the postprocessor adds (typing's Self, pydantic's MISSING,
+# pydantic-core's error, the package's _types helpers) and the registry's names.
+RESERVED = frozenset((
+    "AliasChoices", "Annotated", "Any", "BaseModel", "ClassVar", "ConfigDict", "Discriminator",
+    "Field", "JsonInt", "JsonNumber", "Literal", "MISSING", "Optional",
+    "PydanticCustomError", "RootModel", "Self", "StrEnum", "StrictBool", "StrictBytes",
+    "StrictFloat", "StrictInt", "StrictStr", "TYPE_CHECKING", "Tag", "TypeAlias", "Union",
+    "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo",
+))  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _OTHER = re.compile(r"[^0-9A-Za-z_]+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -107,7 +120,7 @@ def derive(
         stem = rel.name[: -len(".json")] if rel.name.endswith(".json") else rel.name
         used = taken.setdefault(parent, set())
         modules[rel] = (*parent, _numbered(module_name(stem), used, "_"))
-    classes: set[str] = set()
+    classes: set[str] = set(RESERVED)
     names: dict[PurePosixPath, Names] = {}
     for rel, title, defs in entries:
         stem = rel.name[: -len(".json")] if rel.name.endswith(".json") else rel.name

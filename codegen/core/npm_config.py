@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.core.config_keys import check_keys
 from codegen.core.errors import CodegenError, Location
 
 __all__ = ["Locate", "NpmSettings", "npm_settings", "parse_version"]
@@ -73,11 +74,7 @@ def npm_settings(
         return None
     if not isinstance(table, dict):
         raise CodegenError(f"[{SECTION}] must be a table", Location(path), "CONFIG")
-    for key in table:
-        if key not in _KEYS:
-            raise CodegenError(
-                f"[{SECTION}] has no key {key!r} ({', '.join(_KEYS)})", where(key), "CONFIG"
-            )
+    check_keys(f"[{SECTION}]", table, _KEYS, where)
     name, version = _string(where, table, "name"), _string(where, table, "version")
     if name is None or version is None:
         missing = "name" if name is None else "version"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -28,6 +29,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from codegen.core.drafts import ANNOTATIONS, DEFAULT_DRAFT, DRAFTS, Draft, Role, by_uri, draft_of
+from codegen.core.exclude import Exclude
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.rewrite import Problem, Resolved, Rewriter, Source, Target
 from codegen.core.translate import children, internal_pointer
@@ -55,6 +57,8 @@ class LoadOptions:
     refs: tuple[tuple[str, Path], ...] = ()  # URL prefix -> local folder, longest first
     # Reads a mapped folder's document as a git revision holds it (None: read from disk).
     read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
+    # [tool.maverick-codegen] exclude: the schema files no job reads.
+    exclude: Exclude = field(default_factory=Exclude)
 
 
 @dataclass
@@ -145,8 +149,13 @@ class _Reader:
         sources: list[Source],
         known: Mapping[Any, Scan],
         problems: list[Problem] | None = None,
+        *,
+        absent: Mapping[PurePosixPath, tuple[str, str]] | None = None,
     ) -> None:
         self.problems = problems  # None: stop at the first problem; else collect them all
+        # The files of the folder that are not read: why (``which ...``), and the rule of a
+        # reference to one.
+        self.absent = absent or {}
         self.failed: set[tuple[PurePosixPath, str, str]] = set()  # references left out
         self.root_uri = root.resolve().as_uri() + "/"
         self.options = options
@@ -281,6 +290,9 @@ class _Reader:
     def _unreachable(
         self, source: Source, where: str, value: str, uri: str, exc: Exception
     ) -> Problem:
+        """Why ``value`` (resolved to ``uri``) names nothing, and what would make it name a
+        document: the file it names by path, or the ``[tool.maverick-codegen.refs]`` line that
+        maps its URI to a local copy."""
         by_path = urldefrag(urljoin(source.uri, value))[0]
         if not urlsplit(value).scheme and not source.external:
             # A relative reference: read against the file's own path, where does it lead?
@@ -288,6 +300,10 @@ class _Reader:
                 return Problem(source.rel, where, f"$ref {value!r} escapes the schema folder: "
                                "move what it names inside, or name it by a URL that [tool."
                                "maverick-codegen.refs] maps", "REF_INSIDE_TREE")  # fmt: skip
+            rel = PurePosixPath(unquote(by_path[len(self.root_uri) :]))
+            if rel in self.absent:
+                why, rule = self.absent[rel]
+                return Problem(source.rel, where, f"$ref {value!r} names {rel}, which {why}", rule)
             if by_path != uri and by_path in self.files:
                 return Problem(
                     source.rel,
@@ -298,18 +314,54 @@ class _Reader:
                     "ID_MIRRORS_PATH",
                 )
             if by_path not in self.files:
-                return Problem(source.rel, where, f"$ref {value!r} names no schema file",
-                               "REF_RESOLVES")  # fmt: skip
+                if by_path == uri:
+                    return Problem(source.rel, where, f"$ref {value!r} names no schema file: "
+                                   f"{rel} is not in the schema folder (the reference resolves "
+                                   f"to {uri})", "REF_RESOLVES")  # fmt: skip
+                return Problem(
+                    source.rel,
+                    where,
+                    f"$ref {value!r} names no schema file: it resolves to {uri} (against the $id "
+                    f"of this file), which no file of the schema folder has as $id, and {rel} is "
+                    f"not in the schema folder; add the file, or {_mapping_hint(uri)}",
+                    "REF_RESOLVES",
+                )
+        for prefix, folder in self.options.refs:
+            if uri.startswith(prefix):
+                path = folder / unquote(uri[len(prefix) :])
+                shown = os.path.relpath(path) if path.is_relative_to(Path.cwd()) else path
+                return Problem(
+                    source.rel,
+                    where,
+                    f"$ref {value!r}{'' if value == uri else f' resolves to {uri}, which'}: "
+                    f"[tool.maverick-codegen.refs] {prefix!r} maps it to {shown}, which does not "
+                    "exist",
+                    "REF_RESOLVES",
+                )
         if isinstance(exc, _Unmapped):
+            cause = exc.args[0]
+            unreadable = f" ({cause})" if cause != uri else ""
+            named = self._absent_named(uri)
+            resolved = "it" if value == uri else f"it resolves to {uri}, which"
             return Problem(
                 source.rel,
                 where,
-                f"remote $ref {value!r} is refused: no [tool.maverick-codegen.refs] prefix maps "
-                f"{exc.args[0]} to a local folder, and nothing is fetched from the network",
+                f"remote $ref {value!r} is refused: {resolved}{unreadable} is the $id of no file "
+                f"of the schema folder{named}, and nothing is fetched from the network; "
+                f"{_mapping_hint(uri)}",
                 "NO_REMOTE_REF",
             )
         return Problem(source.rel, where, f"$ref {value!r} names no document ({uri})",
                        "REF_RESOLVES")  # fmt: skip
+
+    def _absent_named(self, uri: str) -> str:
+        """`` (x.json, a file of that name, is excluded ...)`` when a file that is not read
+        bears the last name of ``uri``'s path (a reference by ``$id`` to it, most likely)."""
+        name = PurePosixPath(unquote(urlsplit(uri).path)).name
+        for rel, (why, _) in sorted(self.absent.items()):
+            if name and rel.name == name:
+                return f" ({rel}, a file of that name, {why})"
+        return ""
 
     def dynamic_anchors(self) -> dict[PurePosixPath, dict[str, dict[str, str]]]:
         """Each source's resources with the dynamic anchors each declares."""
@@ -323,19 +375,37 @@ class _Reader:
         return found
 
 
+def _mapping_hint(uri: str) -> str:
+    """The ``[tool.maverick-codegen.refs]`` line that would read ``uri`` from a local copy."""
+    parts = urlsplit(uri)
+    head, _, name = parts.path.rpartition("/")
+    if not parts.netloc or not name:
+        return "map its URL to a local folder in [tool.maverick-codegen.refs]"
+    prefix = f"{parts.scheme}://{parts.netloc}{head}/"
+    folder = "/".join(("vendor", parts.netloc.replace(":", "_"), *filter(None, head.split("/"))))
+    return (
+        f'map it to a local copy: add "{prefix}" = "{folder}" to [tool.maverick-codegen.refs] '
+        f"(a folder relative to pyproject.toml) and put the document at {folder}/{unquote(name)}"
+    )
+
+
 def resolve_sources(
     root: Path,
     sources: list[Source],
     options: LoadOptions,
     known: Mapping[Any, Scan] | None = None,
     problems: list[Problem] | None = None,
+    *,
+    absent: Mapping[PurePosixPath, tuple[str, str]] | None = None,
 ) -> tuple[list[Resolved], dict[Any, Scan]]:
     """Every source, and every external document their references reach, read as every job
     reads them (tree files first, in the order given), and the scans of the tree files (for
     ``known`` in a later call: a file read again is not scanned again). Raises
-    :class:`Problem`; with ``problems`` (lint's permissive reading) appends every one there and
-    reads on: a reference to nothing, or a value its draft cannot read, is left out."""
-    reader = _Reader(root, options, sources, known or {}, problems)
+    :class:`Problem`; with ``problems`` (the permissive reading) appends every one there and
+    reads on: a reference to nothing, or a value its draft cannot read, is left out.
+    ``absent``: the files of the folder that are not read (excluded, unreadable), each with
+    why (``which ...``) and the rule of a reference to it."""
+    reader = _Reader(root, options, sources, known or {}, problems, absent=absent)
     reader.resolve_all()
     moved: dict[PurePosixPath, set[str]] = {}
     for rel, at in reader.moved:

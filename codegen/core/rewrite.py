@@ -27,11 +27,29 @@ __all__ = ["Problem", "Resolved", "Rewriter", "Source", "Target"]
 
 
 class Problem(Exception):
-    """A file cannot be read: ``pointer`` of the source named ``rel``, a message and a rule."""
+    """A file cannot be read: ``pointer`` of the source named ``rel``, a message and a rule.
 
-    def __init__(self, rel: PurePosixPath, pointer: str, message: str, rule: str) -> None:
+    ``at``: the line and column, for a file that is not a readable JSON object at all
+    (``unreadable``: it has no positions to find the pointer in).
+    """
+
+    def __init__(
+        self,
+        rel: PurePosixPath,
+        pointer: str,
+        message: str,
+        rule: str,
+        *,
+        at: tuple[int, int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.rel, self.pointer, self.message, self.rule = rel, pointer, message, rule
+        self.at = at
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the file is no readable JSON object (it is not in the tree)."""
+        return self.at is not None
 
 
 @dataclass(eq=False)
@@ -89,8 +107,9 @@ class Rewriter:
         self.failed = failed
         self.problems: list[Problem] = []
         self.moved = {rel: frozenset(at) for rel, at in moved.items()}
+        # Each source's references that the internal form writes anew (or leaves out).
         self.refs: dict[PurePosixPath, list[tuple[str, str]]] = {}
-        for rel, pointer, key in targets:
+        for rel, pointer, key in (*targets, *(failed or ())):
             self.refs.setdefault(rel, []).append((pointer, key))
 
     def internal(self, source: Source, *, plain: bool = False) -> Resolved:

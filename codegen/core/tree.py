@@ -156,6 +156,8 @@ class SchemaTree:
     # How each file was read (codegen.core.resolve.Scan): a later load of the folder reads
     # again only the files that changed.
     scans: Mapping[Any, Any] = field(default_factory=dict, repr=False)
+    # The files [tool.maverick-codegen] exclude leaves out, each with the entry that does.
+    excluded: Mapping[PurePosixPath, str] = field(default_factory=dict)
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:
@@ -196,11 +198,13 @@ class SchemaTree:
             references[schema.rel] = tuple({t.rel: t for t in targets}.values())
         return references
 
-    def references(self, schema: SchemaFile) -> tuple[SchemaFile, ...]:
+    def references(self, schema: SchemaFile, *, external: bool = False) -> tuple[SchemaFile, ...]:
         """The files of the schema folder ``schema`` references directly (itself only if it
-        names its own file)."""
+        names its own file); with ``external``, the documents outside it too."""
         found = self._references[schema.rel]
-        return tuple(t for t in found if not t.external) if self.external else found
+        return (
+            tuple(t for t in found if not t.external) if self.external and not external else found
+        )
 
     @cached_property
     def _closures(self) -> dict[PurePosixPath, tuple[SchemaFile, ...]]:

@@ -18,6 +18,8 @@ Three rooms, each a package that says what it owns, and the plan that uses them 
                        declarations, the Markdown catalog
     plan               renders every output in memory from the rooms above; writer writes it,
                        drift compares it, export writes it elsewhere
+    refusals           every file the plan refuses, with every reason, in one run (and what
+                       ``init --exclude-refused`` writes to ``exclude``)
 
 Imports point one way: ``plan -> models | consumers -> files -> contract, rules -> core``
 (``models`` and ``consumers`` never import each other; ``models.types`` never imports

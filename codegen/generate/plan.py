@@ -23,9 +23,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
-from codegen.core.errors import CodegenError
+from codegen.core.errors import CodegenError, SchemaError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
 from codegen.core.loader import SchemaTree, load_tree
+from codegen.core.resolve import Problem
 from codegen.core.scratch import scratch_dir
 from codegen.generate.consumers.docs import folder_link, render_docs
 from codegen.generate.consumers.documents import Documents
@@ -56,9 +57,9 @@ from codegen.generate.files.units import (
     to_regenerate,
 )
 from codegen.generate.models._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
-from codegen.generate.models.checks.support import check_supported
 from codegen.generate.models.modules import Modules, closure_of
 from codegen.generate.models.package import data_path, own_files
+from codegen.generate.refusals import Refusals
 
 __all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated", "preload"]
 
@@ -203,6 +204,21 @@ def _wanted_workers(files: int, *, started: int) -> int:
     return 1 if files >= WORKER_MIN_FILES or (started and files) else 0
 
 
+def _load(config: Config, raw: Sequence[tuple[str, bytes]]) -> tuple[SchemaTree, Refusals]:
+    """The tree (reusing this process's last one), and every problem of it, not the first."""
+    problems: list[Problem] = []
+    tree = load_tree(
+        config.schema_dir,
+        reuse=_LOADED.get(config.schema_dir),
+        read=dict(raw),
+        options=config.loading,
+        problems=problems,
+    )
+    _LOADED.clear()  # one tree kept, the last one
+    _LOADED[config.schema_dir] = tree
+    return tree, Refusals(tree, problems)
+
+
 def build_plan(
     config: Config,
     *,
@@ -218,7 +234,11 @@ def build_plan(
     disk = (disk or Disk()) if reuse else None
     code_target = targets_of(config)[0]
     previous = Previous.read(code_target, disk) if disk else Previous()
-    raw = disk.schemas(config.schema_dir) if disk else raw_schema_files(config.schema_dir)
+    raw = (
+        disk.schemas(config)
+        if disk
+        else raw_schema_files(config.schema_dir, config.loading.exclude)
+    )
     tree_digest = tree_inputs(config, raw)
     with ExitStack() as stack:
         # Workers start first: their import of the generator overlaps the loading below.
@@ -227,14 +247,7 @@ def build_plan(
             *workers,
             *(stack.enter_context(Generator(in_worker=True)) for _ in range(early)),
         ]
-        tree = load_tree(
-            config.schema_dir,
-            reuse=_LOADED.get(config.schema_dir),
-            read=dict(raw),
-            options=config.loading,
-        )
-        _LOADED.clear()  # one tree kept, the last one
-        _LOADED[config.schema_dir] = tree
+        tree, refusals = _load(config, raw)
         contracts = contracts_of(config, tree)
         inputs = {c.name: contract_inputs(tree, c.schema, config) for c in contracts}
         group = cyclic_group(tree, contracts)
@@ -242,7 +255,10 @@ def build_plan(
         code = FileSet(previous)
         todo = to_regenerate(contracts, inputs, code, group, shared)
         for contract in todo:
-            check_supported(contract.schema)
+            refusals.check_supported(contract.schema)
+        if refusals.reasons:  # the others' checks too: every refusal in this run
+            refusals.check_compiles(refusals.unrefused(c.schema for c in todo))
+        refusals.check(config.shown_schema_dir)
         closure = closure_of(tree, todo)
         large = sum(len(s.text) for s in closure) >= WORKER_MIN_CHARS  # a worker, even for one
         wanted = _wanted_workers(len(closure), started=len(workers) or int(large))
@@ -268,7 +284,12 @@ def build_plan(
             # one thread: a worker generating a large tree has the other core).
             own_formatted = pool.submit(format_python, own_fresh, threads=1)
             _add_data(code, contracts, inputs, forms)
-            modules.compile()
+            try:
+                modules.compile()
+            except SchemaError:  # one file's problem: find every file's, then refuse them all
+                refusals.check_compiles([c.schema for c in todo])
+                refusals.check(config.shown_schema_dir)
+                raise
             generated = modules.result({**inputs, "": shared})
             for contract in contracts:
                 rel = module_path(contract)

@@ -40,15 +40,18 @@ def find_rules(data: dict[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
-def rule_message(pointer: str, rule: Any, data: dict[str, Any]) -> str:
-    """The message of the rule at ``pointer`` (relative to ``data``): its description."""
+def rule_message(pointer: str, rule: Any, data: dict[str, Any], *, shown: str | None = None) -> str:
+    """The message of the rule at ``pointer`` (relative to ``data``): its description.
+    ``shown``: the pointer as the file writes it (``/dependencies/a`` in a draft-07 file for the
+    internal ``/dependentRequired/a``), named in a message without description."""
+    shown = pointer if shown is None else shown
     if pointer.startswith("/dependent"):
         name = pointer_tokens(pointer)[-1]
-        return f"when {name} is present, the rule at {pointer} must hold"
+        return f"when {name} is present, the rule at {shown} must hold"
     source = data if pointer == "" else rule
     if isinstance(source, dict) and isinstance(source.get("description"), str):
         return str(source["description"])
-    return f"the object must satisfy the rule at {pointer or '/'}"
+    return f"the object must satisfy the rule at {shown or '/'}"
 
 
 def rule_messages(data: dict[str, Any]) -> tuple[str, ...]:

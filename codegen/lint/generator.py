@@ -21,7 +21,7 @@ from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.core.report import Finding
 from codegen.core.translate import positions
 from codegen.generate.models.checks.predicates import compile_predicates
-from codegen.generate.models.checks.support import check_supported
+from codegen.generate.models.checks.support import check_supported, check_terminates
 from codegen.generate.rules import find_rules
 from codegen.lint.drafts import undefined_keywords
 from codegen.lint.engine import LintContext, collect, iter_schema_nodes
@@ -98,6 +98,9 @@ def supported_construct(ctx: LintContext) -> Iterator[Finding]:
     yield from undefined_keywords(ctx)
     for schema in ctx.tree.files:
         for error in collect(schema, _guarded(schema, check_supported))[0]:
+            yield ctx.error_finding(schema, error, "SUPPORTED_CONSTRUCT")
+        terminates = functools.partial(check_terminates, ctx.tree)
+        for error in collect(schema, _guarded(schema, terminates))[0]:
             yield ctx.error_finding(schema, error, "SUPPORTED_CONSTRUCT")
 
 

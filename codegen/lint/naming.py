@@ -6,7 +6,8 @@ name; a number when two files (or classes) would take one name. The lint says wh
 
 * ``TITLE_UNIQUE`` and ``MODULE_NAME_UNIQUE`` (every project): a class or module name that had
   to be numbered, because another file or ``$defs`` entry takes its name first (in path order):
-  a file added, removed or renamed can change it, and with it every import of it.
+  a file added, removed or renamed can change it, and with it every import of it; or because
+  the generated module uses that name (``Field``, ``Any``: ``codegen.core.names.RESERVED``).
 * ``TITLE_IS_CLASS_NAME`` and ``FILE_NAME_MATCHES_TITLE`` (house rules): a name the generator
   derived because the schema's own is no Python name, or a file named otherwise than its class.
 
@@ -19,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from codegen.core.loader import SchemaFile
-from codegen.core.names import class_name, is_class_name, module_name
+from codegen.core.names import RESERVED, class_name, is_class_name, module_name
 from codegen.core.report import Finding
 from codegen.core.tree import defs_titles
 from codegen.lint.engine import LintContext
@@ -84,6 +85,14 @@ def title_unique(ctx: LintContext) -> Iterator[Finding]:
     for schema in ctx.tree.files:
         for pointer, where, _, wanted in _classes(schema):
             name = schema.classes[pointer]
+            if name != wanted and wanted in RESERVED:
+                message = (
+                    f"class name {wanted!r} is a name the generated module uses (an import of "
+                    f"pydantic, typing or the package's helpers): it is generated as {name!r}; "
+                    "give it another title"
+                )
+                yield ctx.finding(schema, where, "TITLE_UNIQUE", message)
+                continue
             if name == wanted or wanted not in owners:
                 continue
             other, at = owners[wanted]

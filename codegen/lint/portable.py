@@ -11,10 +11,12 @@ from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 
+from codegen.core.jsonpos import escape_pointer
+from codegen.core.patterns import PatternError, reading
 from codegen.core.report import Finding
 from codegen.lint.engine import LintContext, iter_schema_nodes
 
-__all__ = ["binary_disagreement", "multiple_of_binary"]
+__all__ = ["binary_disagreement", "multiple_of_binary", "pattern_unicode"]
 
 _PROBES = 1000  # multiples of the step tried for a disagreement to show
 
@@ -51,3 +53,28 @@ def multiple_of_binary(ctx: LintContext) -> Iterator[Finding]:
                 f"(cents, basis points) or a power-of-two step (0.5, 0.25, 0.125)"
             )
             yield ctx.finding(schema, f"{pointer}/multipleOf", "MULTIPLE_OF_BINARY", message)
+
+
+def pattern_unicode(ctx: LintContext) -> Iterator[Finding]:
+    """A pattern valid only without the u flag: read so (Annex B), as browsers read it, while
+    a consumer that reads every pattern with the flag (Ajv by default) refuses the schema."""
+    for schema in ctx.tree.files:
+        for pointer, node, _ in iter_schema_nodes(schema.data):
+            found = [("pattern", node["pattern"])] if isinstance(node.get("pattern"), str) else []
+            patterns = node.get("patternProperties")
+            if isinstance(patterns, dict):
+                found += [(f"patternProperties/{escape_pointer(p)}", p) for p in patterns]
+            for where, pattern in found:
+                try:
+                    read = reading(pattern)
+                except PatternError:
+                    continue  # refused: the generator's own check reports it
+                if read.annex_b:
+                    message = (
+                        f"pattern {pattern!r} is no ECMA-262 expression with the u flag "
+                        f"({read.reason}): it is read without it (Annex B: UTF-16 code units, "
+                        "identity escapes such as \\: for :), as browsers and python-jsonschema "
+                        "read it, while Ajv with unicodeRegExp refuses it; write it so that the "
+                        "u flag reads it too (drop the needless backslashes)"
+                    )
+                    yield ctx.finding(schema, f"{pointer}/{where}", "PATTERN_UNICODE", message)

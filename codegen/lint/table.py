@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from codegen.core.config import LintSettings, config_location
-from codegen.core.errors import CodegenError
+from codegen.core.errors import CodegenError, Location, Refused, SchemaError
 from codegen.core.report import Finding
 from codegen.core.resolve import LoadOptions
 from codegen.lint import drafts as d
@@ -227,6 +227,13 @@ LINT_RULES: tuple[LintRule, ...] = (
         portable.multiple_of_binary,
     ),
     LintRule(
+        "PATTERN_UNICODE",
+        "PORTABLE",
+        "a pattern is an ECMA-262 expression with the u flag, so that every consumer reads it "
+        "alike (one valid only without it is read so, Annex B)",
+        portable.pattern_unicode,
+    ),
+    LintRule(
         "JSON_FORMATTED",
         "STYLE",
         "files are 2-space indented JSON with a final newline",
@@ -310,6 +317,15 @@ def select_rules(settings: LintSettings, config_path: Path) -> LintSelection:
     return LintSelection(tuple(r for r in LINT_RULES if r.id in on), settings.ignore, only)
 
 
+def unreadable_summary(count: int, shown: str) -> str:
+    """What ``lint`` says after listing the files it cannot read."""
+    files, were, them = ("files", "were", "them") if count > 1 else ("file", "was", "it")
+    return (
+        f"{count} schema {files} in {shown}/ cannot be read (above) and {were} not linted: fix "
+        f"{them}, or leave {them} out with [tool.maverick-codegen] exclude"
+    )
+
+
 def lint_tree(
     root: Path,
     agents: dict[str, str] | None = None,
@@ -318,15 +334,27 @@ def lint_tree(
     display_root: str | None = None,
     selection: LintSelection | None = None,
     options: LoadOptions | None = None,
+    unreadable: list[CodegenError] | None = None,
 ) -> list[Finding]:
     """Every finding of every selected rule on the schema folder ``root``, read as ``options``
-    say (``default_draft``, ``[tool.maverick-codegen.refs]``), sorted by place.
+    say (``default_draft``, ``[tool.maverick-codegen.refs]``, ``exclude``), sorted by place.
 
-    Raises :class:`SchemaError` (exit 2) when a file cannot be read as a JSON object.
+    A file that is not a readable JSON object is left out and its error appended to
+    ``unreadable``; without that list, :class:`Refused` (exit 2) lists every such file.
     """
     selection = selection or LintSelection()
     tree, problems = read_tree(root, options)
-    context = LintContext(tree, agents or {}, config_path, display_root, tuple(problems))
+    errors = [
+        SchemaError(p.message, Location(root / p.rel, *p.at), p.rule)
+        for p in problems
+        if p.at is not None
+    ]
+    if unreadable is not None:
+        unreadable += errors
+    elif errors:
+        raise Refused(errors, unreadable_summary(len(errors), str(root)))
+    kept = tuple(p for p in problems if p.at is None)
+    context = LintContext(tree, agents or {}, config_path, display_root, kept)
     findings: set[Finding] = set()
     for rule in selection.rules:
         findings.update(

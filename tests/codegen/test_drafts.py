@@ -146,7 +146,7 @@ def test_an_unknown_schema_or_draft_is_refused_with_its_line(tmp_path: Path) -> 
     assert code == 2
     assert "t.json:2:" in err
     assert "unknown $schema 'https://json-schema.org/draft/2099/schema'" in err
-    assert err.rstrip().endswith("at /$schema (DRAFT)")
+    assert err.splitlines()[0].endswith("at /$schema (DRAFT)")  # the file's reason, then a summary
     code, err = Project(
         tmp_path / "b", {"t.json": contract("T")}, 'default_draft = "7"\n'
     ).generate()
@@ -188,7 +188,7 @@ def test_a_relative_ref_follows_the_id_and_says_so_when_the_path_disagrees(
     assert code == 2
     assert "b.json:" in err
     assert "names a.json by path but https://example.test/a.json by the $id of this file" in err
-    assert err.rstrip().endswith("at /properties/a/$ref (ID_MIRRORS_PATH)")
+    assert err.splitlines()[0].endswith("at /properties/a/$ref (ID_MIRRORS_PATH)")
 
 
 def test_urls_resolve_through_the_mapping_only(tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ def test_urls_resolve_through_the_mapping_only(tmp_path: Path) -> None:
     assert (
         f"price.json:{line + 1}:7: remote $ref 'http://vendor.test/s/money.json' is refused" in err
     )
-    assert err.rstrip().endswith("(NO_REMOTE_REF)")
+    assert err.splitlines()[0].endswith("(NO_REMOTE_REF)")  # the file's reason, then a summary
 
 
 def test_a_metaschema_is_reached_without_a_mapping(tmp_path: Path) -> None:

@@ -179,7 +179,9 @@ def test_a_title_that_is_no_class_name_names_the_class_and_lint_says_so(
 
 
 def test_generator_failure_leaves_previous_files_intact(
-    make_project: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+    make_project: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     project = make_project("inheritance_rules")
     assert run(project, "generate")[0] == 0
@@ -201,8 +203,9 @@ def test_generator_failure_leaves_previous_files_intact(
         return real_fdopen(*args, **kwargs)
 
     monkeypatch.setattr(writer.os, "fdopen", failing_fdopen)
-    with pytest.raises(OSError, match="disk full"):
-        main(["--config", str(project / "pyproject.toml"), "generate"], out=io.StringIO())
+    code = main(["--config", str(project / "pyproject.toml"), "generate"], out=io.StringIO())
+    assert code == 2
+    assert capsys.readouterr().err == "error: generate stopped: disk full (OS)\n"
     after = {p: p.read_text() for p in out.rglob("*.py")}
     assert after == before
     assert not [p for p in out.rglob("*.tmp")]
@@ -228,6 +231,10 @@ def test_tools_table_must_map_names_to_titles(
     project = make_project("single_file")
     toml = project / "pyproject.toml"
     toml.write_text(toml.read_text() + '\n[tool.maverick-codegen.tools]\nlookup = {out = "X"}\n')
+    code, err = errors_of(project, capsys)
+    assert code == 2
+    assert "tool 'lookup' of [tool.maverick-codegen.tools] has no key 'out' (did you mean " in err
+    toml.write_text(toml.read_text().replace('{out = "X"}', '{input = "X"}'))
     code, err = errors_of(project, capsys)
     assert code == 2
     assert "[tool.maverick-codegen.tools] maps tool names to a contract title" in err

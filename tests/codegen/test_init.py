@@ -70,7 +70,7 @@ def test_init_writes_a_table_for_mixed_drafts_without_id(
     assert tomllib.loads(config.read_text())["project"]["name"] == "Acme-Shop"
     # The default lint (no house rule): none of these files breaks a rule.
     code, out = run(folder, "lint")
-    assert (code, out.splitlines()[-1]) == (0, "5 schema files in contracts/ pass 21 lint rules "
+    assert (code, out.splitlines()[-1]) == (0, "5 schema files in contracts/ pass 22 lint rules "
                                                "(13 off: HOUSE)")  # fmt: skip
 
 
@@ -128,7 +128,6 @@ def test_init_counts_the_drafts_of_files_that_all_name_one(
     [
         ("missing", "schema folder contracts does not exist"),
         ("empty", "no *.json schema files below contracts"),
-        ("malformed", "malformed JSON"),
     ],
 )
 def test_init_refuses_what_it_cannot_read_and_writes_nothing(
@@ -141,11 +140,24 @@ def test_init_refuses_what_it_cannot_read_and_writes_nothing(
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
     if setup != "missing":
         (tmp_path / "contracts").mkdir()
-    if setup == "malformed":
-        (tmp_path / "contracts/a.json").write_text('{"type": }\n')
     monkeypatch.chdir(tmp_path)
     code, _ = run(tmp_path, "init", "contracts")
     assert code == 2
     assert message in capsys.readouterr().err
     assert (tmp_path / "pyproject.toml").read_text() == '[project]\nname = "x"\n'
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_init_names_a_file_it_cannot_read_and_writes_the_table(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that is not JSON is no reason to stop: generate refuses it, with every other
+    problem of the folder; init names it and counts the others."""
+    (folder / "contracts/broken.json").write_text('{"type": }\n')
+    monkeypatch.chdir(folder)
+    code, out = run(folder, "init", "contracts")
+    assert code == 0
+    assert tomllib.loads((folder / "pyproject.toml").read_text())["tool"]["maverick-codegen"]
+    assert "\ncontracts/broken.json:1:10: malformed JSON: Expecting value (JSON)\n" in out
+    assert "\n5 schema files in contracts/ (1 draft-04, 3 draft-07, 1 without $schema); 5 " in out
+    assert "1 cannot be read (above): generate refuses them" in out

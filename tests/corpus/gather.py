@@ -5,7 +5,10 @@ Run once, from the repository root, to (re)build ``tests/corpus/``:
     pip download --no-deps -d /tmp/corpus-wheels openapi-spec-validator==0.9.0 \
         openapi-schema-validator==0.9.0
     npm ci --prefix tests/consumers/typescript --no-audit --no-fund
-    .venv/bin/python tests/corpus/gather.py /tmp/corpus-wheels
+    .venv/bin/python tests/corpus/gather.py /tmp/corpus-wheels ../shared/schemastore
+
+(the second folder: SchemaStore's schemas with their test documents, in its layout;
+``gather.py --schemastore-only FOLDER`` rebuilds that source alone, tests/corpus/schemastore.py).
 
 It copies each schema file as its package ships it (or exports a pydantic model's
 ``model_json_schema()``) to ``schemas/<source>/``, each licence to ``licences/``, writes the
@@ -27,7 +30,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.corpus import documents  # noqa: E402  (the repository root is on the path only now)
+from tests import _schemastore  # noqa: E402  (the repository root is on the path only now)
+from tests.corpus import documents, schemastore  # noqa: E402
 
 SITE = Path(metadata.distribution("jsonschema").locate_file(""))
 NODE = REPO / "tests" / "consumers" / "typescript" / "node_modules"
@@ -239,15 +243,44 @@ def pydantic_exports() -> list[Any]:
     return found
 
 
+def from_schemastore(root: Path) -> list[Any]:
+    """A seeded subset of SchemaStore's schemas (tests/corpus/schemastore.py), those whose
+    references all resolve in the folder, with their documents (written here)."""
+    folder = _schemastore.Folder(root)
+    target = HERE / "licences" / "schemastore-LICENSE.txt"
+    target.write_text((root / "LICENSE").read_text(encoding="utf-8"), encoding="utf-8")
+    refused = {n for n in folder.names() if _schemastore.unresolved(folder, n)}
+    return schemastore.gather(root, HERE, refused, target.name)
+
+
 def main() -> None:
+    """``gather.py WHEELS SCHEMASTORE``: every source; ``gather.py --schemastore-only
+    SCHEMASTORE``: that source again, the others kept as they are."""
+    if sys.argv[1] == "--schemastore-only":
+        for folder in ("schemas", "documents"):
+            shutil.rmtree(HERE / folder / schemastore.SOURCE, ignore_errors=True)
+        kept = [f for f in manifest_files() if f["source"] != schemastore.SOURCE]
+        files = sorted([*kept, *from_schemastore(Path(sys.argv[2]))], key=lambda f: f["file"])
+        _write_manifest(files)
+        return
     wheels = Path(sys.argv[1])
     for folder in ("schemas", "documents", "licences"):
         shutil.rmtree(HERE / folder, ignore_errors=True)
     (HERE / "licences").mkdir()
     files = [*metaschemas(), *openapi(wheels), *shipped(), *pydantic_exports()]
-    files.sort(key=lambda f: f["file"])
     for entry in files:
         entry["documents"] = documents.write(HERE, entry["file"])
+    files += from_schemastore(Path(sys.argv[2]))
+    files.sort(key=lambda f: f["file"])
+    _write_manifest(files)
+
+
+def manifest_files() -> list[Any]:
+    files: list[Any] = json.loads((HERE / "sources.json").read_text(encoding="utf-8"))["files"]
+    return files
+
+
+def _write_manifest(files: list[Any]) -> None:
     manifest = {"files": files}
     (HERE / "sources.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     (HERE / "SOURCES.md").write_text(documents.sources_page(files), encoding="utf-8")

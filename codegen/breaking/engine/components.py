@@ -17,6 +17,7 @@ from codegen.breaking.engine.evaluation import Evaluation, scenarios
 from codegen.breaking.engine.kinds import Step, kind_of
 from codegen.breaking.engine.literals import child_of
 from codegen.breaking.engine.nodes import SNode
+from codegen.breaking.engine.unions import facts
 from codegen.core.ecma import ecma_search
 
 __all__ = ["located", "unevaluated", "unevaluated_items", "unevaluated_names", "violates"]
@@ -45,9 +46,9 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
             for k, v in value.items()
         )
     if key == "additionalProperties":
-        return kind == "object" and any(
-            violates(node.child(key), rest, value[k]) for k in additional_keys(node, value)
-        )
+        keys = additional_keys(node, value) if kind == "object" else []
+        keys = [k for k in keys if k == step[1]] if len(step) > 1 else keys
+        return any(violates(node.child(key), rest, value[k]) for k in keys)
     if key == "propertyNames":
         return kind == "object" and any(violates(node.child(key), rest, k) for k in value)
     if key == "prefixItems":
@@ -62,12 +63,23 @@ def violates(node: SNode, path: tuple[Step, ...], value: Any) -> bool:
         return kind == "array" and any(violates(node.child(key), rest, v) for v in value[start:])
     if key == "allOf":
         return violates(node.child(key, step[1]), rest, value)
+    if key in ("anyOf", "oneOf") and len(step) > 1:  # as negative() reads the refinement
+        branch = node.child(key, step[1])
+        others = [node.child(key, i) for i in range(len(obj[key])) if i != step[1]]
+        return (
+            kind in facts(branch).kinds
+            and not any(valid(o, value) for o in others)
+            and violates(branch, rest, value)
+        )
     if key in ("$ref", "$dynamicRef"):
         target = node.target(key)
         return target is not None and violates(target, rest, value)
     if key in ("then", "else"):
         condition = valid(node.child("if"), value)
         return condition == (key == "then") and violates(node.child(key), rest, value)
+    if key == "unevaluatedProperties" and len(step) > 1:  # refined to one name
+        names = unevaluated_names(node, value) if kind == "object" else []
+        return step[1] in names and violates(node.child(key), rest, value[step[1]])
     if key in ("unevaluatedProperties", "unevaluatedItems"):
         return any(violates(node.child(key), rest, v) for v in unevaluated(node, key, value))
     if key in ("contains", "maxContains"):
@@ -137,7 +149,9 @@ def located(root: SNode, path: tuple[Step, ...], document: Any) -> Any:
         key = step[0]
         child = child_of(node, step)
         assert child is not None
-        if key in ("properties", "prefixItems"):
+        if key in ("properties", "prefixItems") or (
+            key in ("additionalProperties", "unevaluatedProperties") and len(step) > 1
+        ):
             value = value[step[1]]
         elif key in ("items", "unevaluatedItems", "additionalProperties", "patternProperties",
                      "unevaluatedProperties", "propertyNames"):  # fmt: skip

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of, type_kinds
+from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
 
@@ -58,12 +58,26 @@ def _evaluate(node: SNode, value: Any, depth: int) -> _Seen | None:
     return seen
 
 
+_ENUMS: dict[int, tuple[Any, frozenset[Any]]] = {}
+
+
+def _enum_keys(spec: Any) -> frozenset[Any]:
+    """The :func:`~codegen.breaking.engine.kinds.json_key` of an enum's values, read once per
+    list (held with the list, so that another list at the same address is read again)."""
+    found = _ENUMS.get(id(spec))
+    if found is None or found[0] is not spec:
+        if len(_ENUMS) > 4096:
+            _ENUMS.clear()
+        found = _ENUMS[id(spec)] = (spec, frozenset(json_key(v) for v in spec))
+    return found[1]
+
+
 def _keyword(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> bool:
     spec, kind = node.obj[key], kind_of(value)
     if key == "type":
         return kind in type_kinds(spec, node.float_integers)
     if key == "enum":
-        return any(json_equal(value, v) for v in spec)
+        return json_key(value) in _enum_keys(spec)
     if key == "const":
         return json_equal(value, spec)
     if key in _IN_PLACE:

@@ -5,9 +5,10 @@ kind satisfying the literals may satisfy (the disjunctive normal form, one branc
 positive literals through :func:`~codegen.breaking.engine.positive.positive`, negative ones
 through :func:`~codegen.breaking.engine.negative.negative`. Literals without branches are
 expanded first, and the disjunction with the fewest alternatives is split first. A literal and
-its negation (two nodes that :func:`~codegen.breaking.engine.nodes.same` says are equal) close
-a branch at once, without exploring it: the two versions of an unchanged part of a contract
-cancel.
+its negation close a branch at once, without exploring it, and so do a schema and the
+refusal of one proved to include it (:mod:`~codegen.breaking.engine.subsets`): the two
+versions of an unchanged part of a contract cancel, and so do those of a part that was only
+widened.
 
 Soundness rests on one property: each literal's expansion covers every value the literal
 accepts (it may cover more, never less). An empty expansion then proves that no value
@@ -23,17 +24,20 @@ from codegen.breaking.engine.literals import Alt, Atom, Lit
 from codegen.breaking.engine.negative import negative
 from codegen.breaking.engine.nodes import SNode, Unsupported, same
 from codegen.breaking.engine.positive import positive
+from codegen.breaking.engine.subsets import Subsets
 
 __all__ = ["Search", "expand"]
 
 
 class Search:
     """The work of one question: a bound on it (past it the engine says it cannot decide),
-    and what it learnt of which nodes say the same thing."""
+    what it learnt of which nodes say the same thing, and the inclusion proofs of the
+    comparison (:class:`~codegen.breaking.engine.subsets.Subsets`, shared by its questions)."""
 
-    def __init__(self, steps: int) -> None:
+    def __init__(self, steps: int, subsets: Subsets | None = None) -> None:
         self.left = steps
         self._same: dict[tuple[Any, Any], bool] = {}
+        self._subsets = subsets if subsets is not None else Subsets()
 
     def spend(self, node: SNode | None = None) -> None:
         self.left -= 1
@@ -44,6 +48,14 @@ class Search:
         key = (a.key, b.key)
         if key not in self._same:
             self._same[key] = same(a, b)
+        return self._same[key]
+
+    def included(self, a: SNode, b: SNode) -> bool:
+        """Whether every value ``a`` accepts is proved accepted by ``b`` (so that a value
+        accepting ``a`` and refusing ``b``, on any component, does not exist)."""
+        key = (a.key, b.key)
+        if key not in self._same:
+            self._same[key] = self._subsets.included(a, b)
         return self._same[key]
 
 
@@ -71,7 +83,7 @@ def _expand(
             if lit.node.key in seen:
                 continue
             seen.add(lit.node.key)
-            if any(budget.same(lit.node, n.node) for n in negatives):
+            if any(budget.included(lit.node, n.node) for n in negatives):
                 return
             expanded = positive(lit.node, kind)
             if expanded is None:
@@ -84,7 +96,7 @@ def _expand(
         if (lit.node.key, lit.path) in seen:
             continue
         seen.add((lit.node.key, lit.path))
-        if any(budget.same(p, lit.node) for p in positives):
+        if any(budget.included(p, lit.node) for p in positives):
             return
         negatives.append(lit)
         options = negative(lit, kind)

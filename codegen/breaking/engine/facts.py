@@ -14,7 +14,7 @@ from codegen.breaking import strings
 from codegen.breaking.engine.components import violates
 from codegen.breaking.engine.evaluate import valid
 from codegen.breaking.engine.expand import Search
-from codegen.breaking.engine.kinds import NUMERIC, exact, kind_of
+from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, kind_of
 from codegen.breaking.engine.literals import (
     AddIf,
     Atom,
@@ -109,7 +109,7 @@ def atom_holds(atom: Atom, value: Any) -> bool:
     """Whether ``value`` satisfies ``atom`` (atoms of another kind hold vacuously)."""
     kind = kind_of(value)
     if isinstance(atom, In):
-        return any(json_equal(value, v) for v in atom.values) == atom.positive
+        return (json_key(value) in atom.keys) == atom.positive
     if kind in NUMERIC and isinstance(atom, Bound | Multiple):
         return _number_holds(atom, exact(value))
     if kind == "string" and isinstance(atom, Length | Pattern):
@@ -194,7 +194,7 @@ def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
     """One of its choices for each place, all different (JSON equality), or None when there
     is no such choice (Kuhn's augmenting paths: exact)."""
     owner: dict[Any, Any] = {}
-    keys = {p: [_canonical(v) for v in values] for p, values in choices.items()}
+    keys = {p: [json_key(v) for v in values] for p, values in choices.items()}
 
     def place(position: Any, seen: set[Any]) -> bool:
         for key in keys[position]:
@@ -211,17 +211,6 @@ def distinct(choices: dict[Any, list[Any]]) -> dict[Any, Any] | None:
             return None
     chosen = {p: k for k, p in owner.items()}
     return {p: choices[p][keys[p].index(chosen[p])] for p in choices}
-
-
-def _canonical(value: Any) -> Any:
-    """A hashable form of a JSON value in which equal values (1 and 1.0) are equal."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return (type(value).__name__, value)
-    if isinstance(value, int | float):
-        return ("number", exact(value))
-    if isinstance(value, list):
-        return ("array", tuple(_canonical(v) for v in value))
-    return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
 
 
 # ---------------------------------------------------------------------------- strings
@@ -241,10 +230,7 @@ def string_language(atoms: list[Atom]) -> strings.Strings:
             matched = strings.matching(atom.pattern)
             language = language & (matched if atom.positive else ~matched)
         elif isinstance(atom, In):
-            texts = [v for v in atom.values if isinstance(v, str)]
-            listed = strings.nothing()
-            for text in texts:
-                listed = listed | strings.literal(text)
+            listed = strings.one_of(v for v in atom.values if isinstance(v, str))  # one trie
             language = language & (listed if atom.positive else ~listed)
     if high is not None and high < low:
         return strings.nothing()

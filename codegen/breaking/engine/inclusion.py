@@ -15,7 +15,7 @@ dropped; when every refinement comes back round a cycle, the whole schema is the
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,19 @@ __all__ = ["Break", "breaks", "node_at"]
 
 Edited = Callable[[SNode, Step], bool]
 """Whether a component (a node and a step) is written differently in the other version."""
+
+Deleted = Callable[[SNode], Sequence[str]]
+"""The property names the node's counterpart in the other version declares and it does not."""
+
+UNIONS = ("anyOf", "oneOf")
+
+CLOSERS = ("additionalProperties", "unevaluatedProperties")
+"""The keywords that close a content model: a name they refuse was deleted, or never there."""
+
+
+def _nothing_deleted(node: SNode) -> Sequence[str]:
+    return ()
+
 
 MAX_BREAKS = 24
 """Breaks reported at most per contract and direction (the first ones, outermost first)."""
@@ -65,6 +78,8 @@ def breaks(
     refusing: SNode,
     unchanged: Callable[[SNode], bool],
     edited: Edited,
+    *,
+    deleted: Deleted = _nothing_deleted,
 ) -> list[Break]:
     """Every component of ``refusing`` that some document of ``accepting`` breaks: those that
     were edited where one of them shows a break, else those the search finds.
@@ -72,15 +87,17 @@ def breaks(
     The search does not descend into a schema that ``unchanged`` says is the same in both
     versions: a break found there is shown where that schema is used. ``edited`` says whether
     a component is written differently in the other version (a reference that closes a cycle
-    is reported only then).
+    is reported only then); ``deleted`` names the properties a closed content model no longer
+    declares, each asked on its own (one break, with its witness, per deleted property).
     """
     whole = solver.question([Lit(accepting, True), Lit(refusing, False)])  # asked once
     if not isinstance(whole, Found | Unknown):
         return []
+    deletions: list[Break] = []
     if isinstance(whole, Found):
-        targeted = _at_edits(solver, accepting, refusing, edited)
-        if targeted is not None:
-            return targeted
+        targeted, deletions = _at_edits(solver, accepting, refusing, edited, deleted)
+        if targeted is not None or deletions:  # an edit shows a break: the others follow
+            return _innermost([*(targeted or []), *deletions])
     search = _Search(solver, accepting, refusing, unchanged, edited)
     found: list[Break] = []
     for item in search.explore((), whole):
@@ -95,7 +112,9 @@ def breaks(
         edited_ones = [
             b for b in found if not b.path or edited(node_at(refusing, b.path), b.path[-1])
         ]
-        return edited_ones or found
+        return [*(edited_ones or found), *deletions]
+    if deletions:
+        return deletions
     # Every break found came back round a cycle to a schema whose own components showed none:
     # the whole schema is the component broken.
     if isinstance(whole, Found):
@@ -104,11 +123,12 @@ def breaks(
 
 
 def _at_edits(
-    solver: Solver, accepting: SNode, refusing: SNode, edited: Edited
-) -> list[Break] | None:
+    solver: Solver, accepting: SNode, refusing: SNode, edited: Edited, deleted: Deleted
+) -> tuple[list[Break] | None, list[Break]]:
     """The breaks at the components that were edited (the whole schema is broken), each asked
-    along the shortest path to it; None when no such question shows a break (the search
-    component by component decides then).
+    along the shortest path to it, None when no such question shows a break (the search
+    component by component decides then); and the break of each deleted property of a closed
+    content model (never capped: each is a finding of its own).
 
     A document can only break what it met differently, and where one edited component shows a
     break, the breaks the search would show elsewhere are that edit seen through references
@@ -117,7 +137,8 @@ def _at_edits(
     that all reach each other).
     """
     found: list[Break] = []
-    for path in _edits(refusing, edited):
+    edits, deletions = _edits(refusing, edited, deleted)
+    for path in edits:
         result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
         if isinstance(result, Found):
             found.append(Break(path, result.value, decided=True))
@@ -125,21 +146,33 @@ def _at_edits(
             found.append(Break(path, None, decided=False, reason=result.reason))
         if len(found) >= MAX_BREAKS:
             break
-    return found if any(b.decided for b in found) else None
+    removed = []
+    for path in deletions:
+        result = solver.question([Lit(accepting, True), Lit(refusing, False, path)])
+        if isinstance(result, Found):
+            removed.append(Break(path, result.value, decided=True))
+    return (found if any(b.decided for b in found) else None), removed
 
 
-def _edits(refusing: SNode, edited: Edited) -> list[tuple[Step, ...]]:
+def _edits(
+    refusing: SNode, edited: Edited, deleted: Deleted
+) -> tuple[list[tuple[Step, ...]], list[tuple[Step, ...]]]:
     """The path to each edited component the refusing schema reaches, outermost first: the
-    shortest (breadth first). Every schema reached is read once; none is compared whole with
-    the other version (that comparison walks what it reaches: quadratic in a graph of
-    definitions that all reach each other)."""
+    shortest (breadth first); and the path to each property a closed content model no longer
+    declares (its closing keyword, refined to the name). Every schema reached is read once;
+    none is compared whole with the other version (that comparison walks what it reaches:
+    quadratic in a graph of definitions that all reach each other)."""
     queue: deque[tuple[SNode, tuple[Step, ...]]] = deque([(refusing, ())])
     seen = {refusing.key}
     paths: list[tuple[Step, ...]] = []
+    deletions: list[tuple[Step, ...]] = []
     while queue:
         node, path = queue.popleft()
         if isinstance(node.value, bool):
             continue
+        closers = [k for k in CLOSERS if node.obj.get(k) is False]
+        for name in deleted(node) if closers else ():
+            deletions += [(*path, (closer, name)) for closer in closers]
         for step in components(node):
             sub = (*path, step)
             child = child_of(node, step)
@@ -155,7 +188,26 @@ def _edits(refusing: SNode, edited: Edited) -> list[tuple[Step, ...]]:
                 continue
             seen.add(child.key)
             queue.append((child, sub))
-    return paths
+        for key in UNIONS:  # an edit inside one branch is asked there (see child_of)
+            for index in range(len(node.obj.get(key) or [])):
+                child = node.child(key, index)
+                if child.key not in seen:
+                    seen.add(child.key)
+                    queue.append((child, (*path, (key, index))))
+    return paths, deletions
+
+
+def _innermost(found: list[Break]) -> list[Break]:
+    """The breaks without those at a union that a break inside one of its branches shows."""
+    inside = {b.path[:i] for b in found if b.decided for i, s in enumerate(b.path)
+              if s[0] in UNIONS and len(s) > 1}  # fmt: skip
+    return [
+        b
+        for b in found
+        if not (
+            b.path and b.path[-1][0] in UNIONS and len(b.path[-1]) == 1 and b.path[:-1] in inside
+        )
+    ]
 
 
 @dataclass

@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["NUMERIC", "Step", "exact", "kind_of", "of_kind", "type_kinds"]
+__all__ = ["NUMERIC", "Step", "exact", "json_key", "kind_of", "of_kind", "type_kinds"]
 
 Step = tuple[Any, ...]
 """One component of a schema: a keyword, with a property name or index where it takes one."""
@@ -22,6 +22,21 @@ Step = tuple[Any, ...]
 def exact(number: int | float) -> Fraction:
     """A JSON number as written: 0.1 is one tenth."""
     return Fraction(number) if isinstance(number, int) else Fraction(Decimal(repr(number)))
+
+
+def json_key(value: Any) -> Any:
+    """A hashable form of a JSON value in which values JSON Schema calls equal (``1`` and
+    ``1.0``) are equal, and others (``1`` and ``true``) are not: enum membership in one
+    lookup, not one comparison per value."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", exact(value))
+    if isinstance(value, list):
+        return ("array", tuple(json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, json_key(v)) for k, v in value.items())))
+    return ("other", repr(value))
 
 
 NUMERIC = ("integer", "integral", "fraction")

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from codegen.breaking.engine.evaluation import Scenario
-from codegen.breaking.engine.kinds import NUMERIC, Step, exact
+from codegen.breaking.engine.kinds import NUMERIC, Step, exact, json_key
 from codegen.breaking.engine.nodes import SNode, Unsupported
 
 __all__ = [
@@ -88,6 +89,12 @@ class In:
 
     values: tuple[Any, ...]
     positive: bool
+
+    @cached_property
+    def keys(self) -> frozenset[Any]:
+        """The values' :func:`~codegen.breaking.engine.kinds.json_key`: membership in one
+        lookup."""
+        return frozenset(json_key(v) for v in self.values)
 
 
 @dataclass(frozen=True)
@@ -276,10 +283,17 @@ def components(node: SNode) -> list[Step]:
 
 
 def child_of(node: SNode, step: Step) -> SNode | None:
-    """The schema a refinable component leads to (None for a component that is a leaf)."""
+    """The schema a refinable component leads to (None for a component that is a leaf).
+
+    ``("anyOf", i)`` and ``("oneOf", i)`` lead to branch ``i``: a value breaks the union *there*
+    when it is of a kind branch ``i`` may accept and breaks every branch, branch ``i`` on the
+    rest of the path (a part of the union's negation, never all of it: used to ask about an
+    edit inside one branch, never to split a negation into cases)."""
     key = step[0]
     if key in ("properties", "patternProperties", "dependentSchemas", "prefixItems", "allOf"):
         return node.child(key, step[1])
+    if key in ("anyOf", "oneOf"):
+        return node.child(key, step[1]) if len(step) > 1 else None
     if key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
                "propertyNames", "then", "else"):  # fmt: skip
         return node.child(key)

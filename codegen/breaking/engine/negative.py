@@ -8,7 +8,7 @@ literal names. A component of another kind cannot be broken by the value (no alt
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from codegen.breaking.engine.evaluation import scenarios
 from codegen.breaking.engine.kinds import Step, of_kind, type_kinds
@@ -37,6 +37,8 @@ from codegen.breaking.engine.literals import (
 )
 from codegen.breaking.engine.nodes import SNode, Unsupported
 from codegen.breaking.engine.positive import NOT_NUMBER
+from codegen.breaking.engine.unions import disjoint, facts, presence, tag, values_node
+from codegen.core.ecma import ecma_search
 
 __all__ = ["negative"]
 
@@ -49,10 +51,11 @@ def negative(lit: Lit, kind: str) -> list[Alt]:
     if node.value is True:
         return IMPOSSIBLE
     if lit.path:
-        return _broken(node, lit.path[0], lit.path[1:], kind)
-    found: list[Alt] = []
-    for step in components(node):
-        found += _broken(node, step, (), kind)
+        found = _broken(node, lit.path[0], lit.path[1:], kind)
+    else:
+        found = [alt for step in components(node) for alt in _broken(node, step, (), kind)]
+    if any(not (alt.lits or alt.atoms or alt.ors) for alt in found):
+        return [Alt()]  # broken already (a type that excludes the kind): nothing to choose
     return found
 
 
@@ -91,16 +94,11 @@ def _not_values(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> l
 
 
 def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
-    key, obj = step[0], node.obj
+    key = step[0]
     if key in ("allOf", "$ref", "$dynamicRef"):
         return [Alt([_sub(node, step, rest)])]
-    if key == "anyOf":
-        return [Alt([Lit(node.child(key, i), False) for i in range(len(obj[key]))])]
-    if key == "oneOf":
-        branches = [node.child(key, i) for i in range(len(obj[key]))]
-        pairs = [Alt([Lit(a, True), Lit(b, True)]) for i, a in enumerate(branches)
-                 for b in branches[i + 1 :]]  # fmt: skip
-        return [Alt([Lit(b, False) for b in branches]), *pairs]
+    if key in ("anyOf", "oneOf"):
+        return _union_refused(node, step, rest, kind)
     if key == "not":
         return [Alt([Lit(node.child(key), True)])]
     if key in ("then", "else"):
@@ -111,6 +109,70 @@ def _not_in_place(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) ->
             return IMPOSSIBLE
         return [Alt([_sub(node, step, rest)], [Has(step[1], True)])]
     raise AssertionError(key)
+
+
+def _union_refused(node: SNode, step: Step, rest: tuple[Step, ...], kind: str) -> list[Alt]:
+    """Refusing a union: every branch broken. ``step`` is ``(key,)``, or ``(key, i)`` refined
+    to branch ``i`` (of a kind it may accept) broken on ``rest``
+    (:func:`~codegen.breaking.engine.literals.child_of`).
+
+    Branches told apart (:mod:`~codegen.breaking.engine.unions`) are refused case by case, for
+    an object: by its tag (absent, none of theirs, or branch ``i``'s with branch ``i``
+    broken) or by the property each requires and the others forbid (none present, or branch
+    ``i``'s with branch ``i`` broken, and any other that allows it); for any value, a
+    ``oneOf`` of disjoint branches as an ``anyOf``. Else a ``oneOf`` is also refused by two
+    branches passing."""
+    key, count = step[0], len(node.obj[step[0]])
+    refined = step[1] if len(step) > 1 else None
+    if refined is not None and kind not in facts(node.child(key, refined)).kinds:
+        return IMPOSSIBLE  # a value of another kind breaks the branch by its type only
+
+    def broken(indexes: Iterable[int]) -> list[Lit]:
+        chosen = set(indexes) | ({refined} if refined is not None else set())
+        return [_sub(node, step, rest) if i == refined else Lit(node.child(key, i), False)
+                for i in sorted(chosen)]  # fmt: skip
+
+    cases = _cases(node, key) if kind == "object" else None
+    if cases is not None:
+        return [Alt(broken(indexes), atoms) for indexes, atoms in cases]
+    every = broken(range(count))
+    if key == "anyOf" or refined is not None or disjoint(node, key, kind):
+        return [Alt(every)]
+    branches = [node.child(key, i) for i in range(count)]
+    pairs = [Alt([Lit(a, True), Lit(b, True)]) for i, a in enumerate(branches)
+             for b in branches[i + 1 :]]  # fmt: skip
+    return [Alt(every), *pairs]
+
+
+def _cases(node: SNode, key: str) -> list[tuple[list[int], list[Atom]]] | None:
+    """The cases of an object refusing a union whose object branches are told apart: for each,
+    the branches still to break and what holds of the object; None when they are not told
+    apart (by a tag, or by a property each requires and the others forbid)."""
+    count = len(node.obj[key])
+    found = tag(node, key)
+    if found is not None:
+        name, indexes, sets = found
+        others = [i for i in range(count) if i not in indexes]  # taking no object: broken
+        every = [v for s in sets for v in s.values()]
+        outside = Lit(values_node(node, key, f"tag-{name}-none", every), False)
+        cases: list[tuple[list[int], list[Atom]]] = [
+            (others, [Has(name, False)]),
+            (others, [Has(name, True, outside)]),
+        ]
+        for index, values in zip(indexes, sets, strict=True):
+            tagged = Lit(values_node(node, key, f"tag-{name}-{index}", list(values.values())), True)
+            cases.append(([*others, index], [Has(name, True, tagged)]))
+        return cases
+    present = presence(node, key)
+    if present is None:
+        return None
+    told = {i for i, _, _ in present}
+    others = [i for i in range(count) if i not in told]
+    absent: list[Atom] = [Has(name, False) for _, name, _ in present]
+    found_cases: list[tuple[list[int], list[Atom]]] = [(others, absent)]
+    for index, name, allow in present:
+        found_cases.append(([*others, index, *allow], [Has(name, True)]))
+    return found_cases
 
 
 _IN_PLACE = ("allOf", "$ref", "$dynamicRef", "anyOf", "oneOf", "not", "then", "else",
@@ -181,18 +243,34 @@ def _not_object(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
         return [Alt(atoms=[KeyExists(("pattern", step[1]), _sub(node, step, rest))])]
     if key == "additionalProperties":
         names = frozenset(obj.get("properties") or {})
-        where = ("outside", names, tuple(obj.get("patternProperties") or {}))
-        return [Alt(atoms=[KeyExists(where, _sub(node, step, rest))])]
+        patterns = tuple(obj.get("patternProperties") or {})
+        if len(step) > 1:  # refined to one name: that property is present and breaks it
+            if not _outside(step[1], names, patterns):
+                return IMPOSSIBLE
+            return [Alt(atoms=[Has(step[1], True, _sub(node, step, rest))])]
+        return [Alt(atoms=[KeyExists(("outside", names, patterns), _sub(node, step, rest))])]
     if key == "unevaluatedProperties":
         found = []
         for case in scenarios(node, items=False):
             done = case.evaluation
-            if not done.every_key:
-                where = ("outside", done.names, tuple(sorted(done.patterns)))
-                found.append(case_alt(case, [KeyExists(where, _sub(node, step, rest))]))
+            if done.every_key:
+                continue
+            patterns = tuple(sorted(done.patterns))
+            if len(step) > 1:  # refined to one name, as for additionalProperties
+                if _outside(step[1], done.names, patterns):
+                    found.append(case_alt(case, [Has(step[1], True, _sub(node, step, rest))]))
+                continue
+            where = ("outside", done.names, patterns)
+            found.append(case_alt(case, [KeyExists(where, _sub(node, step, rest))]))
         return found
     # propertyNames: some name breaks it
     return [Alt(atoms=[KeyExists(("name", _sub(node, step, rest)), None)])]
+
+
+def _outside(name: str, names: frozenset[str], patterns: tuple[str, ...]) -> bool:
+    """Whether a closing keyword applies to property ``name``: no name nor pattern beside it
+    covers it."""
+    return name not in names and not any(ecma_search(p, name) for p in patterns)
 
 
 _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {

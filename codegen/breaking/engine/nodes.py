@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from codegen.breaking.engine.scopes import Scope, bound, entered
-from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.models.checks.guards import ANNOTATIONS, KEYWORDS
 
@@ -116,15 +116,41 @@ def root(tree: SchemaTree, schema: SchemaFile) -> SNode:
 
 
 def counterpart(tree: SchemaTree, node: SNode) -> SNode | None:
-    """The node at the same file and pointer in another version, if there is one."""
+    """The node that is the same one in another version: at the same place of the same file,
+    where a branch of a union (``anyOf``, ``oneOf``) is the branch written the same in the
+    other version's union (a branch added, removed or moved before it leaves it paired with
+    itself), else the branch at the same index."""
     home = tree.by_rel.get(node.home.rel)
     if home is None:
         return None
-    try:
-        value = resolve_pointer(home.data, node.pointer)
-    except LookupError:
-        return None
-    return SNode(tree, home, node.pointer, value, node.scope)
+    here, there = node.home.data, home.data
+    tokens, pointer = pointer_tokens(node.pointer), ""
+    for index, token in enumerate(tokens):
+        paired = token
+        union = index > 0 and tokens[index - 1] in _UNIONS
+        if union and isinstance(here, list) and isinstance(there, list) and token.isdigit():
+            position = int(token)
+            if position >= len(here):
+                return None
+            paired = str(_same_branch(here[position], there, position))
+        try:
+            here = resolve_pointer(here, f"/{escape_pointer(token)}")
+            there = resolve_pointer(there, f"/{escape_pointer(paired)}")
+        except LookupError:
+            return None
+        pointer += f"/{escape_pointer(paired)}"
+    return SNode(tree, home, pointer, there, node.scope)
+
+
+_UNIONS = frozenset({"anyOf", "oneOf"})
+
+
+def _same_branch(branch: Any, others: list[Any], position: int) -> int:
+    """The index of ``branch`` in the other version's list: the same index when it is written
+    the same there, else the first one written the same, else the same index."""
+    if position < len(others) and others[position] == branch:
+        return position
+    return next((i for i, other in enumerate(others) if other == branch), position)
 
 
 # ---------------------------------------------------------------------------- equality

@@ -42,6 +42,7 @@ from codegen.breaking.engine.literals import (
     number_of,
 )
 from codegen.breaking.engine.nodes import SNode, Unsupported
+from codegen.breaking.engine.unions import disjoint
 
 __all__ = ["NOT_NUMBER", "positive"]
 
@@ -204,7 +205,7 @@ def _applicator(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
         alt.lits.append(Lit(target, True))
     elif key == "not":
         alt.lits.append(Lit(node.child(key), False))
-    elif key == "anyOf":
+    elif key == "anyOf" or (key == "oneOf" and disjoint(node, key, kind)):
         alt.ors.append([Alt([Lit(node.child(key, i), True)]) for i in range(len(spec))])
     elif key == "oneOf":
         branches = [node.child(key, i) for i in range(len(spec))]

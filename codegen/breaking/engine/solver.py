@@ -36,6 +36,7 @@ from codegen.breaking.engine.literals import KINDS, Atom, In, Lit, Pattern
 from codegen.breaking.engine.nodes import Unsupported
 from codegen.breaking.engine.numbers import solve_number
 from codegen.breaking.engine.objects import solve_object
+from codegen.breaking.engine.subsets import Subsets
 
 __all__ = ["Solver"]
 
@@ -62,7 +63,8 @@ class Solver:
         # relied on), and, per open question, those settled below it: see :meth:`solve`.
         self._provisional: dict[Any, int] = {}
         self._settled: list[list[Any]] = []
-        self.search = Search(steps)
+        self.subsets = Subsets()
+        self.search = Search(steps, self.subsets)
 
     def solve(self, lits: Iterable[Lit], exclude: tuple[Any, ...] = ()) -> Result:
         """A value satisfying every literal of ``lits`` and equal to none of ``exclude``.
@@ -126,7 +128,7 @@ class Solver:
 
     def question(self, lits: Iterable[Lit]) -> Result:
         """:meth:`solve` with a fresh bound on the work (one question of a comparison)."""
-        self.search = Search(self.steps)
+        self.search = Search(self.steps, self.subsets)
         try:
             return self.solve(lits)
         except Unsupported as exc:

@@ -25,9 +25,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-import regress
-
 from codegen.breaking.strings import charsets as cs
+from codegen.core.patterns import PatternError as ReadingError
+from codegen.core.patterns import reading
 
 __all__ = [
     "Alt",
@@ -122,9 +122,12 @@ def parse(pattern: str, *, superset: bool = False) -> Node:
     """The syntax tree of ``pattern``; :class:`PatternError` or :class:`Undecidable`. With
     ``superset``, of a language that holds the pattern's (see the module's docstring)."""
     try:
-        regress.Regex(pattern, "u")
-    except regress.RegressError as error:
+        read = reading(pattern)
+    except ReadingError as error:
         raise PatternError(pattern, str(error)) from None
+    if read.annex_b:
+        why = "valid without the u flag only: its Annex B reading is not decided here"
+        raise Undecidable(pattern, "a pattern read without the u flag", None, why)
     reader = _Reader(pattern, superset=superset)
     node = reader.disjunction()
     if reader.pos != len(pattern):

@@ -19,6 +19,7 @@ where an exact rewrite exists). What is left:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.core.patterns import PatternError, reading
 
 __all__ = ["check_ajv_decides", "own_properties"]
 
@@ -52,6 +54,20 @@ def _names(node: dict[str, Any]) -> set[str]:
     required = node.get("required")
     found |= set(required) if isinstance(required, list) else set()
     return {n for n in found if isinstance(n, str)}
+
+
+def annex_b_patterns(tree: SchemaTree) -> bool:
+    """Whether a pattern of the tree is valid only without the u flag (read so, Annex B:
+    :mod:`codegen.core.patterns`), which Ajv with ``unicodeRegExp`` refuses to compile."""
+    for schema in (*tree.files, *tree.external):
+        for _, node in iter_subschemas(schema.data):
+            patterns = [node.get("pattern"), *(node.get("patternProperties") or {})]
+            for pattern in patterns:
+                if isinstance(pattern, str):
+                    with contextlib.suppress(PatternError):
+                        if reading(pattern).annex_b:
+                            return True
+    return False
 
 
 def own_properties(tree: SchemaTree) -> bool:

@@ -30,7 +30,11 @@ from codegen import __version__
 from codegen.core.errors import SchemaError
 from codegen.core.loader import SchemaTree, iter_subschemas
 from codegen.core.npm_config import NpmSettings
-from codegen.generate.consumers.ajv_limits import check_ajv_decides, own_properties
+from codegen.generate.consumers.ajv_limits import (
+    annex_b_patterns,
+    check_ajv_decides,
+    own_properties,
+)
 from codegen.generate.consumers.export import BUNDLE, SCHEMAS
 from codegen.generate.consumers.export_ids import ExportIds, export_path
 from codegen.generate.consumers.ts_text import js_string, property_key
@@ -92,7 +96,13 @@ def render_npm(
     parsed = f"export default JSON.parse({js_string(bundle)});"  # no literal: __proto__ is data
     files[PurePosixPath("bundle.js")] = f"{header}\n{parsed}\n"
     inherited = own_properties(tree)
-    files.update(_api(ordered, header, exported, ids, strict=settings.ajv_strict, own=inherited))
+    annex_b = annex_b_patterns(tree)
+    files.update(
+        _api(
+            ordered, header, exported, ids, strict=settings.ajv_strict, own=inherited,
+            annex_b=annex_b,
+        )
+    )  # fmt: skip
     files[PurePosixPath("README.md")] = _readme(settings, tree, ordered, source)
     files[PurePosixPath("package.json")] = _dump(_package_json(settings, source, files))
     manifest = {
@@ -113,9 +123,12 @@ def _api(
     *,
     strict: bool,
     own: bool,
+    annex_b: bool = False,
 ) -> dict[PurePosixPath, str]:
     """``validate.js``, ``validate.d.ts``, ``index.js`` and ``index.d.ts``; ``strict`` and
-    ``own`` are Ajv's ``strict`` and ``ownProperties`` options."""
+    ``own`` are Ajv's ``strict`` and ``ownProperties`` options; ``annex_b``: a pattern is
+    valid only without the u flag (Ajv then compiles each pattern with the flag, and one it
+    refuses without)."""
     table = {
         c.name: {"id": ids[c.schema.rel], "schema": f"{SCHEMAS}/{export_path(c.schema).as_posix()}"}
         for c in ordered
@@ -137,6 +150,7 @@ def _api(
             header=header,
             strict=strict,
             own_properties=own,
+            annex_b=annex_b,
             contracts=json.dumps(table, indent=2, ensure_ascii=False),
             agents=json.dumps(agents, indent=2, ensure_ascii=False),
             tools=json.dumps(tools, indent=2, ensure_ascii=False),

@@ -58,7 +58,7 @@ def reasons(config: Config, disk: Disk) -> list[str]:
         recorded = None
     if not isinstance(recorded, dict):
         return ["no record of the last generation (a first generation, or another generator)"]
-    now = made_from(config, disk.schemas(config.schema_dir))
+    now = made_from(config, disk.schemas(config))
     found = []
     if recorded.get("configuration") != now["configuration"]:
         found.append(f"the configuration changed ([tool.maverick-codegen] of {config.path.name})")
@@ -138,7 +138,7 @@ def verify(config: Config, disk: Disk | None = None) -> int | None:
     """The number of generated files when every target is what generation would write, by the
     records alone; None when something differs (or cannot be told without generating)."""
     disk = disk or Disk()
-    inputs = tree_inputs(config, disk.schemas(config.schema_dir))
+    inputs = tree_inputs(config, disk.schemas(config))
     count = 0
     for target in targets_of(config):
         on_disk = disk.files(target)

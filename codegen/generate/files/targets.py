@@ -227,10 +227,12 @@ class Disk:
             self._read[target] = target.on_disk()
         return self._read[target]
 
-    def schemas(self, folder: Path) -> list[tuple[str, bytes]]:
-        """The schema files below ``folder`` (:func:`~codegen.core.inputs.raw_schema_files`)."""
+    def schemas(self, config: Config) -> list[tuple[str, bytes]]:
+        """The schema files of the configuration (below ``schema_dir``, less those ``exclude``
+        leaves out: :func:`~codegen.core.inputs.raw_schema_files`)."""
+        folder = config.schema_dir
         if folder not in self._schemas:
-            self._schemas[folder] = raw_schema_files(folder)
+            self._schemas[folder] = raw_schema_files(folder, config.loading.exclude)
         return self._schemas[folder]
 
 

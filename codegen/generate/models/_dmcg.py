@@ -13,10 +13,12 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from codegen.core.errors import CodegenError, Location
+from codegen.generate.models.class_names import rename_classes
 
 __all__ = [
     "HEADER_PLACEHOLDER",
@@ -39,6 +41,7 @@ def generate_modules(
     *,
     single_module: tuple[str, ...] | None = None,
     shown: Path | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> dict[tuple[str, ...], str]:
     """Generate one module per schema file below ``schema_dir``.
 
@@ -47,11 +50,60 @@ def generate_modules(
     ``single_module`` names the module when the tree holds one file
     (the generator then returns a bare string). Keys of the result are module paths such as
     ``("agents", "finding.py")``; package ``__init__.py`` files are not returned.
+
+    ``names``: the class each schema must be (``"path/file.json#/pointer"``, as the generator
+    reports where a class comes from, -> class name). The generator names the classes it makes
+    of other schemas (an inline object, an enumeration) itself, and gives one of ours another
+    name when one of those takes it first: :func:`rename_classes` gives ours their names
+    afterwards, by its model metadata.
     """
+    where = Location(shown or schema_dir)
+    with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as scratch:
+        metadata = Path(scratch) / "models.json"
+        result = _generate(schema_dir, where, Path(scratch), metadata)
+        made = _models(metadata) if names else []
+    if isinstance(result, str):
+        if single_module is None:
+            raise CodegenError("generator returned one module for a tree", where)
+        modules = {single_module: _lines(result)}
+    elif result is None:
+        raise CodegenError("generator returned nothing", where, "GENERATOR")
+    else:
+        modules = {
+            tuple(key): _lines(code)
+            for key, code in result.items()
+            if tuple(key)[-1] != "__init__.py"
+        }
+    if not made:
+        return modules
+    try:
+        return rename_classes(modules, made, names or {}, single_module)
+    except Exception as exc:  # the generator's code defeated an edit: a bug of ours, named
+        detail = f"{type(exc).__name__}: {exc}"
+        raise CodegenError(
+            f"maverick-codegen could not name the generated classes ({detail}); this is a bug "
+            "of maverick-codegen, not of the schemas: please report it with them",
+            where,
+            "GENERATOR",
+        ) from exc
+
+
+def _lines(code: str) -> str:
+    """``code`` with a carriage return (a description's, written as it is in a docstring) a line
+    feed: Python counts it as a line end, and the edits split lines at line feeds only."""
+    return code.replace("\r\n", "\n").replace("\r", "\n") if "\r" in code else code
+
+
+def _models(metadata: Path) -> list[tuple[str, str, str]]:
+    """(module, class name, where from) of each class the generator made (its metadata)."""
+    models = json.loads(metadata.read_text(encoding="utf-8"))["models"]
+    return [(str(m["module"]), str(m["class_name"]), str(m["source_ref"])) for m in models]
+
+
+def _generate(schema_dir: Path, where: Location, scratch: Path, metadata: Path) -> Any:
+    """One call of the generator (its model metadata written to ``metadata``)."""
     global _warm  # noqa: PLW0603 - one flag for the process
     import datamodel_code_generator as dmcg  # noqa: PLC0415  (kept out of start-up)
-
-    where = Location(shown or schema_dir)
 
     options: dict[str, Any] = {
         "input_file_type": "jsonschema",
@@ -79,25 +131,23 @@ def generate_modules(
         "deserialize_default_values": ["enum"],
         "keep_model_order": True,
         "strict_refs": True,
+        # A $defs key with dots ("resource.azure.v0") names no module of its own.
+        "treat_dot_as_module": False,
+        "emit_model_metadata": metadata,
     }
+    # The generator reads settings (black, isort, ruff tables) from the caller's directory:
+    # point it at an empty folder so that the output never depends on it.
+    neutral = scratch / "settings"
+    neutral.mkdir(exist_ok=True)
+    options["settings_path"] = neutral
     try:
-        # The generator reads settings (black, isort, ruff tables) from the caller's
-        # directory: point it at an empty folder so that the output never depends on it.
-        with tempfile.TemporaryDirectory(prefix="maverick-dmcg-") as neutral:
-            options["settings_path"] = Path(neutral)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = dmcg.generate(schema_dir, **options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = dmcg.generate(schema_dir, **options)
         _warm = True
     except Exception as exc:  # the generator raises many unrelated types
         raise CodegenError(f"datamodel-code-generator failed: {exc}", where, "GENERATOR") from exc
-    if isinstance(result, str):
-        if single_module is None:
-            raise CodegenError("generator returned one module for a tree", where)
-        return {single_module: result}
-    if result is None:
-        raise CodegenError("generator returned nothing", where, "GENERATOR")
-    return {tuple(key): code for key, code in result.items() if tuple(key)[-1] != "__init__.py"}
+    return result
 
 
 # -- The generator in a worker process ---------------------------------------------------------
@@ -136,6 +186,7 @@ def _run(request: dict[str, Any]) -> dict[tuple[str, ...], str]:
         Path(request["schema_dir"]),
         single_module=tuple(single) if single is not None else None,
         shown=Path(request["shown"]),
+        names=request.get("names"),
     )
 
 
@@ -221,13 +272,19 @@ class Generator:
             self._process.communicate()
 
     def submit(
-        self, schema_dir: Path, *, single_module: tuple[str, ...] | None, shown: Path
+        self,
+        schema_dir: Path,
+        *,
+        single_module: tuple[str, ...] | None,
+        shown: Path,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         """Ask for the modules of ``schema_dir`` (see :func:`generate_modules`)."""
         self._request = {
             "schema_dir": str(schema_dir),
             "single_module": list(single_module) if single_module is not None else None,
             "shown": str(shown),
+            "names": dict(names or {}),
         }
         if self._process is not None:
             assert self._process.stdin is not None

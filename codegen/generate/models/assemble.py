@@ -76,53 +76,104 @@ def assemble_modules(
         *((k, modules[k]) for k in internal),
         *sorted((k, v) for k, v in modules.items() if k in by_module),
     ]:
-        # Contracts that reference each other share one module (the generator's _internal.py,
-        # which their own modules re-export): the validators go where the classes are.
-        contract = by_module.get(key)
-        if contract is not None:
-            owners = [] if contract.name in shared else [contract]
-        else:
-            defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
-            owners = [by_title[name] for name in sorted(defined & set(by_title))]
-            for owner in owners:
-                shared.add(owner.name)
-        if contract is None and not owners:
-            raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
-        named = owners if owners or contract is None else [contract]
-        source = ", ".join(f"schemas/{c.schema.rel}" for c in named)
-        if contract is None:
-            top = header(source, inputs[""], _SHARED)
-        else:
-            top = header(source, inputs[contract.name], _OWN)
-        code = generated.replace(HEADER_PLACEHOLDER, top, 1)
-        depth = len(key)  # the module's package depth below the output folder
-        where = Location(named[0].schema.path)  # only for errors in our own output
-        drafts = {c.schema.draft.float_integers for c in named}
-        if len(drafts) > 1:
-            raise CodegenError(
-                f"{source} reference each other in a circle, and draft-04's integers (1.0 is "
-                "none) meet another draft's there: give them one draft",
-                where,
-                "DRAFT",
-            )
-        strict = not drafts.pop()
-        code, predicates = edit_module(
-            code, validators.of(owners), depth, where, strict_integers=strict
-        )
-        # One parse (of the classes, not the predicates after them) for both: MISSING changes
-        # no class a field's annotation names.
-        tree: ast.Module | None = ast.parse(code)
-        code = use_missing(code, where, tree)
-        tuples = _tuple_fields(skeleton, owners)
-        if tuples:  # a tuple's annotation names its items' classes: parsed again
-            code, tree = use_tuples(code, tuples, depth, where), None
-        tree = tree or ast.parse(code)
-        deferred = defer_references(code, tree, where, depth)
-        if deferred is not code:  # a class of its own added: parsed again
-            code, tree = deferred, None
-        code = rebuild_forward_references(code, tree, predicates)
+        code = _assemble_one(
+            skeleton, key, generated, by_module=by_module, by_title=by_title, shared=shared,
+            validators=validators, inputs=inputs,
+        )  # fmt: skip
         sources[PurePosixPath(*key)] = code
     missing = set(by_module) - set(modules)
     if missing:
         raise CodegenError(f"generator produced no module for {sorted(missing)}")
     return sources
+
+
+def _assemble_one(
+    skeleton: Skeleton,
+    key: tuple[str, ...],
+    generated: str,
+    *,
+    by_module: Mapping[tuple[str, ...], Contract],
+    by_title: Mapping[str, Contract],
+    shared: set[str],
+    validators: Validators,
+    inputs: Mapping[str, str],
+) -> str:
+    """One generated module with our header, its validators and the edits of its fields.
+    A failure other than a :class:`CodegenError` (an edit the generator's code defeats) is
+    one too, naming the schema files: never a traceback that names none."""
+    try:
+        return _assemble(
+            skeleton, key, generated, by_module=by_module, by_title=by_title, shared=shared,
+            validators=validators, inputs=inputs,
+        )  # fmt: skip
+    except CodegenError:
+        raise
+    except Exception as exc:
+        owner = by_module.get(key)
+        where = Location(owner.schema.path) if owner is not None else None
+        detail = f"{type(exc).__name__}: {exc}"
+        raise CodegenError(
+            f"maverick-codegen could not edit the generated module {'/'.join(key)} ({detail}); "
+            "this is a bug of maverick-codegen, not of the schema: please report it with it",
+            where,
+            "GENERATOR",
+        ) from exc
+
+
+def _assemble(
+    skeleton: Skeleton,
+    key: tuple[str, ...],
+    generated: str,
+    *,
+    by_module: Mapping[tuple[str, ...], Contract],
+    by_title: Mapping[str, Contract],
+    shared: set[str],
+    validators: Validators,
+    inputs: Mapping[str, str],
+) -> str:
+    # Contracts that reference each other share one module (the generator's _internal.py,
+    # which their own modules re-export): the validators go where the classes are.
+    contract = by_module.get(key)
+    if contract is not None:
+        owners = [] if contract.name in shared else [contract]
+    else:
+        defined = {n.name for n in ast.parse(generated).body if isinstance(n, ast.ClassDef)}
+        owners = [by_title[name] for name in sorted(defined & set(by_title))]
+        for owner in owners:
+            shared.add(owner.name)
+    if contract is None and not owners:
+        raise CodegenError(f"generator produced an unexpected module {'/'.join(key)}")
+    named = owners if owners or contract is None else [contract]
+    source = ", ".join(f"schemas/{c.schema.rel}" for c in named)
+    if contract is None:
+        top = header(source, inputs[""], _SHARED)
+    else:
+        top = header(source, inputs[contract.name], _OWN)
+    code = generated.replace(HEADER_PLACEHOLDER, top, 1)
+    depth = len(key)  # the module's package depth below the output folder
+    where = Location(named[0].schema.path)  # only for errors in our own output
+    drafts = {c.schema.draft.float_integers for c in named}
+    if len(drafts) > 1:
+        raise CodegenError(
+            f"{source} reference each other in a circle, and draft-04's integers (1.0 is "
+            "none) meet another draft's there: give them one draft",
+            where,
+            "DRAFT",
+        )
+    strict = not drafts.pop()
+    code, predicates = edit_module(
+        code, validators.of(owners), depth, where, strict_integers=strict
+    )
+    # One parse (of the classes, not the predicates after them) for both: MISSING changes
+    # no class a field's annotation names.
+    tree: ast.Module | None = ast.parse(code)
+    code = use_missing(code, where, tree)
+    tuples = _tuple_fields(skeleton, owners)
+    if tuples:  # a tuple's annotation names its items' classes: parsed again
+        code, tree = use_tuples(code, tuples, depth, where), None
+    tree = tree or ast.parse(code)
+    deferred = defer_references(code, tree, where, depth)
+    if deferred is not code:  # a class of its own added: parsed again
+        code, tree = deferred, None
+    code = rebuild_forward_references(code, tree, predicates)
+    return code

@@ -21,7 +21,7 @@ from codegen.generate.files.units import is_shared_module, module_path, partitio
 from codegen.generate.models._dmcg import Generator
 from codegen.generate.models.assemble import Validators, assemble_modules
 from codegen.generate.models.checks.predicates import compile_predicates
-from codegen.generate.models.types.skeleton import build_skeleton, module_file
+from codegen.generate.models.types.skeleton import Skeleton, build_skeleton, module_file
 
 __all__ = ["Modules", "closure_of"]
 
@@ -62,7 +62,8 @@ class Modules:
                 path.write_text(json.dumps(document), encoding="utf-8")
             single = tuple(module_path(part[0]).parts) if len(closure) == 1 else None
             generator = generators[index]
-            generator.submit(folder, single_module=single, shown=shown)
+            names = _names(self.skeleton, closure)
+            generator.submit(folder, single_module=single, shown=shown, names=names)
             self.jobs.append((generator, part))
         self.in_worker = bool(self.jobs) and generators[0].in_worker
         self.validators = Validators(tree, self.skeleton)
@@ -91,6 +92,15 @@ class Modules:
                 assemble_modules(self.skeleton, part, modules, self.validators, inputs)
             )
         return assembled
+
+
+def _names(skeleton: Skeleton, files: Sequence[SchemaFile]) -> dict[str, str]:
+    """Each class of ``files``, where the generator reads it (``module path.json#pointer``)."""
+    return {
+        f"{module_file(schema).as_posix()}#{skeleton.generator_pointer(schema, pointer)}": name
+        for schema in files
+        for pointer, name in schema.classes.items()
+    }
 
 
 def _definitions(schema: SchemaFile) -> list[str]:

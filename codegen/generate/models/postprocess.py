@@ -23,6 +23,7 @@ import functools
 from collections.abc import Callable, Iterator
 
 from codegen.core.errors import CodegenError, Location
+from codegen.generate.models.checks.predicate_runtime import ANNEX_B
 from codegen.generate.models.checks.validators import ModuleChecks
 from codegen.generate.models.types.fields import TYPES_MODULE, add_imports, json_name
 
@@ -61,6 +62,9 @@ def edit_module(
     tail = ""
     if checks.functions:
         tail = "\n\n\n# The predicates the validators call: JSON Schema, compiled.\n\n"
+        if "_AnnexB(" in checks.functions:  # a pattern read without the u flag: its class
+            tail += ANNEX_B + "\n\n"
+            imports.append("import regress")
         tail += checks.functions
         imports.append("from typing import Any")
     for owner, call in _config_calls(tree):

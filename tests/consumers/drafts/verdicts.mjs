@@ -6,7 +6,8 @@
 // Prints one verdict per case: {"npm", "bundle", "structured"}:
 //   npm         the installed package's validate (and isValid, which must agree)
 //   bundle      Ajv2020 holding only the project's export/bundle.json (strict mode off,
-//               formats annotations, only own properties: docs/consumers.md's options for any schema)
+//               formats annotations, only own properties, a pattern valid only without the
+//               u flag read so: docs/consumers.md's options for any schema)
 //   structured  the agent contract's structured-output form, compiled by draft-07 Ajv as the
 //               Claude CLI does (or null)
 // Any warning Ajv logs is printed in "warnings".
@@ -22,7 +23,18 @@ const logger = {
   warn: (...args) => warnings.push(args.join(" ")),
   error: (...args) => warnings.push(args.join(" ")),
 };
-const options = { strict: false, allErrors: true, validateFormats: false, ownProperties: true, logger };
+// A pattern ECMA-262 refuses with the u flag is read without it (README, "For consumers that
+// are not Python"), as the package's validate reads it.
+function ecmaRegExp(pattern, flags) {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    if (!flags.includes("u")) throw error;
+    return new RegExp(pattern, flags.replace("u", ""));
+  }
+}
+const options = { strict: false, allErrors: true, validateFormats: false, ownProperties: true,
+                  code: { regExp: ecmaRegExp }, logger };
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf-8"));
 
 const packages = {};

@@ -7,7 +7,7 @@ fraction; ``multipleOf`` exact for decimals) and ECMA-262 regular expressions (`
 
 from __future__ import annotations
 
-__all__ = ["RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
+__all__ = ["ANNEX_B", "RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
 
 RUNTIME_NAMES = (
     "_canonical", "_exactly_one", "_is_integer", "_is_number", "_multiple_of", "_regex", "_true",
@@ -78,3 +78,29 @@ RUNTIME_IMPORTS = (
     "from typing import Any",
     "import regress",
 )
+
+# A pattern valid only without the u flag (codegen.core.patterns): written into the module of
+# a class whose schema has one (the package's _types module stays as it is), with
+# ``import regress``. ``find`` sees a text as ECMA-262 does without the flag: each UTF-16 code
+# unit one character, a surrogate one moved to U+F0000 + (unit - 0xD800), as the pattern is.
+ANNEX_B = '''\
+def _units(c: str) -> str:
+    """One character as the UTF-16 code units it is made of, a surrogate one at U+F0000 +
+    (unit - 0xD800)."""
+    n = ord(c)
+    if n > 0xFFFF:
+        return chr(0xF0000 + ((n - 0x10000) >> 10)) + chr(0xF0400 + ((n - 0x10000) & 0x3FF))
+    return chr(0xF0000 + n - 0xD800) if 0xD800 <= n < 0xE000 else c
+
+
+class _AnnexB:
+    """A pattern ECMA-262 reads without the u flag only (Annex B), on UTF-16 code units."""
+
+    def __init__(self, source: str) -> None:
+        self._regex = regress.Regex(source, "")
+
+    def find(self, text: str) -> regress.Match | None:
+        if not text.isascii() and any(ord(c) > 0xFFFF or 0xD800 <= ord(c) < 0xE000 for c in text):
+            text = "".join(_units(c) for c in text)
+        return self._regex.find(text)
+'''

@@ -29,10 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-import regress
-
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.patterns import PatternError, reading
 from codegen.generate.models.checks.guards import ANNOTATIONS, KEYWORDS, Guards, refuse
 from codegen.generate.models.checks.predicate_runtime import RUNTIME
 from codegen.generate.models.checks.tidy import tidy
@@ -122,11 +121,15 @@ class PredicateCompiler:
         if not isinstance(source, str):
             raise refuse(schema, pointer, "a pattern must be a string", "PATTERN")
         try:
-            regress.Regex(source, "u")
-        except regress.RegressError as exc:
-            message = f"invalid ECMA-262 regular expression {source!r}: {exc}"
-            raise refuse(schema, pointer, message, "PATTERN") from None
-        return self.define(f"_regex({source!r})", "_R")
+            read = reading(source)
+        except PatternError as exc:
+            what = "invalid ECMA-262 regular expression" if exc.invalid else "pattern refused"
+            raise refuse(schema, pointer, f"{what} {source!r}: {exc}", "PATTERN") from None
+        if not read.annex_b:
+            return self.define(f"_regex({source!r})", "_R")
+        # Valid without the u flag only: read so (Annex B), on UTF-16 code units (the module
+        # gets the class, predicate_runtime.ANNEX_B).
+        return self.define(f"_AnnexB({read.source!r})", "_R")
 
     def function(
         self,
@@ -191,7 +194,7 @@ class PredicateCompiler:
         if body is None and not referenced:
             self.names[key] = None
             return None
-        where = ascii(f"{rel}#{pointer}")[1:-1].replace('"', '\\"')
+        where = ascii(f"{rel}#{schema.file_pointer(pointer)}")[1:-1].replace('"', '\\"')
         empty = ["return set(), set()"] if annotate else ["return True"]
         lines = body if body is not None and not self.readable else tidy(body or empty)
         returns = "tuple[set[str], set[int]] | None" if annotate else "bool"

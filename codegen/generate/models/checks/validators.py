@@ -34,6 +34,7 @@ package's ``_types`` module.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -93,7 +94,8 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
             node = resolve_pointer(schema.data, pointer)
             guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
-                found.append((title, rel, pointer, _scalars(skeleton, rel, pointer, node), guards))
+                fields = _scalars(skeleton, rel, pointer, node)
+                found.append((title, rel, schema.file_pointer(pointer), fields, guards))
     functions = compiler.out.source if compiler.out.lines else ""
     bodies = [["def _(x):", *("    " + line for line in guards)] for *_, guards in found]
     uses: dict[str, Uses] = {}
@@ -181,6 +183,10 @@ class _ClassGuards:
         self.rel = schema.rel.as_posix()
         self.pointer = pointer
 
+    def where(self, pointer: str) -> str:
+        """Internal ``pointer`` as the file is written: its ``rule`` in an error."""
+        return f"{self.rel}#{self.schema.file_pointer(pointer)}"
+
     def raise_lines(self, kind: str, message: str, where: str) -> list[str]:
         return [
             "    raise PydanticCustomError(",
@@ -217,7 +223,7 @@ class _ClassGuards:
         else:
             rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
         if rest is not None:
-            where = f"{self.rel}#{self.pointer}"
+            where = self.where(self.pointer)
             message = f"the value does not satisfy schemas/{where}"
             lines += [f"if not {rest}(x):", *self.raise_lines("schema", message, where)]
         return lines
@@ -230,9 +236,9 @@ class _ClassGuards:
             check = self.c.boolean(self.schema, here, residual=True)
             if check:
                 kept = self.skeleton.kept.get((self.rel, here), frozenset())
-                message = f"{name}: {_describe(sub, kept)}"
+                message = f"{name}: {_describe(self.schema, here, sub, kept)}"
                 test = f"{name!r} in x and not {check}(x[{name!r}])"
-                lines += [f"if {test}:", *self.raise_lines("schema", message, f"{self.rel}#{here}")]
+                lines += [f"if {test}:", *self.raise_lines("schema", message, self.where(here))]
         return lines
 
     def bases_are_classes(self, node: dict[str, Any]) -> bool:
@@ -252,8 +258,9 @@ class _ClassGuards:
         return self.c.boolean(self.schema, pointer) or "_true"
 
     def rule(self, pointer: str, rule: Any, node: dict[str, Any]) -> list[str]:
-        message = rule_message(pointer[len(self.pointer) :], rule, node)
-        where = f"{self.rel}#{pointer}"
+        own = self.schema.file_pointer(pointer)[len(self.schema.file_pointer(self.pointer)) :]
+        message = rule_message(pointer[len(self.pointer) :], rule, node, shown=own)
+        where = self.where(pointer)
         if pointer == self.pointer and "if" not in rule:
             return []  # then or else without if: they never apply
         if isinstance(rule, dict) and "if" in rule and set(rule) <= _CONDITIONAL:
@@ -280,15 +287,25 @@ class _ClassGuards:
         return [f"if {test}:", *self.raise_lines("schema_rule", message, where)]
 
 
-def _describe(node: Any, kept: frozenset[str]) -> str:
-    """What a schema says beyond its field's type, for an error message."""
+def _describe(schema: SchemaFile, pointer: str, node: Any, kept: frozenset[str]) -> str:
+    """What a schema says beyond its field's type, for an error message: each keyword as the
+    file writes it (draft-04's ``maximum`` and ``exclusiveMaximum: true``, not the internal
+    form's ``exclusiveMaximum``)."""
     if node is False:
         return "the property is not allowed"
     if not isinstance(node, dict):
         return "the value does not satisfy its schema"
     said = [k for k in node if k not in kept and k not in ANNOTATIONS and k != "$id"]
-    parts = [
-        f"{k} {json.dumps(node[k])}" if isinstance(node[k], str | int | float | bool) else k
-        for k in said
-    ]
-    return "the value does not satisfy " + (", ".join(parts) or "its schema")
+    parts = []
+    for key in said:
+        written = schema.file_pointer(f"{pointer}/{escape_pointer(key)}")
+        name, value = key, node[key]
+        if written != schema.file_pointer(pointer) + f"/{escape_pointer(key)}":
+            name = pointer_tokens(written)[-1]
+            with contextlib.suppress(LookupError):
+                value = resolve_pointer(schema.document, written)
+        text = (
+            f"{name} {json.dumps(value)}" if isinstance(value, str | int | float | bool) else name
+        )
+        parts.append(text)
+    return "the value does not satisfy " + (", ".join(dict.fromkeys(parts)) or "its schema")

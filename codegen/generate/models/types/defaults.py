@@ -121,6 +121,8 @@ class _Check:
         # The schemas from which O can be reached.
         self.above = self.graph.reaching(tuple(roots), self.target)
         self.above |= self.graph.reaching((self.target,), self.target)
+        self._deaths: dict[tuple[int, str, bool], bool] = {}
+        self._groups: dict[tuple[frozenset[_Member], bool], frozenset[_Member]] = {}
 
     def holds(self) -> bool:
         schema, pointer = self.target
@@ -156,6 +158,12 @@ class _Check:
     def _group(self, members: list[_Member], strict: bool = False) -> frozenset[_Member]:
         """The members and every schema applying in place beside them, each with what its
         verdict may do and whether it is exempt (under a member whose verdict is bound)."""
+        key = (frozenset(members), strict)
+        if key not in self._groups:
+            self._groups[key] = self._group_of(members, strict)
+        return self._groups[key]
+
+    def _group_of(self, members: list[_Member], strict: bool) -> frozenset[_Member]:
         found: set[_Member] = set()
         pending = list(members)
         while pending:
@@ -173,12 +181,45 @@ class _Check:
         return frozenset(found)
 
     # ------------------------------------------------------------------ the judgements
-    def _dead(self, file: SchemaFile, pointer: str, with_d: bool, depth: int = 0) -> bool:
-        """Whether the schema refuses every object without ``p`` (``with_d``: with ``p: d``)."""
+    def _dead(self, file: SchemaFile, pointer: str, with_d: bool) -> bool:
+        """Whether the schema refuses every object without ``p`` (``with_d``: with ``p: d``):
+        it does, or one of its conjuncts does (:meth:`_conjuncts`, followed once each)."""
+        return self._dead_from(file, pointer, with_d, set())[0]
+
+    def _dead_from(
+        self, file: SchemaFile, pointer: str, with_d: bool, path: set[tuple[Any, str]]
+    ) -> tuple[bool, bool]:
+        """:meth:`_dead`, and whether the answer met a schema on ``path`` (the conjuncts being
+        followed: their own keywords are judged where they were entered, so it answers False
+        there, and the answer is kept only when it met none)."""
+        key = (id(file), pointer, with_d)
+        known = self._deaths.get(key)
+        if known is not None:
+            return known, False
+        if (id(file), pointer) in path:
+            return False, True
+        path.add((id(file), pointer))
+        try:
+            found, met = self._dead_here(file, pointer, with_d), False
+            if not found:
+                for f, p in self._conjuncts(file, pointer):
+                    dead, touched = self._dead_from(f, p, with_d, path)
+                    met |= touched
+                    if dead:
+                        found = True
+                        break
+        finally:
+            path.discard((id(file), pointer))
+        if found or not met:
+            self._deaths[key] = found
+        return found, met
+
+    def _dead_here(self, file: SchemaFile, pointer: str, with_d: bool) -> bool:
+        """Whether the schema's own keywords refuse every object without ``p`` (with it)."""
         node = self.node(file, pointer)
         if node is False:
             return True
-        if not isinstance(node, dict) or depth > 50:
+        if not isinstance(node, dict):
             return False
         kinds = node.get("type")
         if kinds is not None and "object" not in (kinds if isinstance(kinds, list) else [kinds]):
@@ -188,15 +229,14 @@ class _Check:
             return True
         if with_d and not self._admits(file, pointer, node, surely=True):
             return True
-        if not with_d and self.p in (node.get("required") or []):
-            return True
-        conjuncts = self._conjuncts(file, pointer)
-        return any(self._dead(f, p, with_d, depth + 1) for f, p in conjuncts)
+        return not with_d and self.p in (node.get("required") or [])
 
     def _conjuncts(self, file: SchemaFile, pointer: str) -> list[tuple[SchemaFile, str]]:
         """The schemas that hold wherever this one does: its ``allOf`` entries and the target
         of its ``$ref`` (a ``$dynamicRef``'s target depends on the path: not one of them)."""
         node = self.node(file, pointer)
+        if not isinstance(node, dict):
+            return []
         found = [(file, f"{pointer}/allOf/{i}") for i, _ in enumerate(node.get("allOf") or [])]
         if isinstance(node.get("$ref"), str):
             found.append(self.tree.resolve(file, node["$ref"]))

@@ -48,13 +48,24 @@ class SchemaGraph:
         self.tree = tree
         self._edges: dict[Key, frozenset[Key]] = {}
         self._reverse: dict[tuple[Key, ...], dict[Key, set[Key]]] = {}
+        self._nodes: dict[tuple[int, str], Any] = {}
+        self._in_place: dict[tuple[int, str, bool], tuple[Way, ...]] = {}
 
     def node(self, file: SchemaFile, pointer: str) -> Any:
-        return resolve_pointer(file.data, pointer)
+        key = (id(file), pointer)
+        if key not in self._nodes:
+            self._nodes[key] = resolve_pointer(file.data, pointer)
+        return self._nodes[key]
 
-    def in_place(self, file: SchemaFile, pointer: str, strict: bool) -> Iterator[Way]:
+    def in_place(self, file: SchemaFile, pointer: str, strict: bool) -> tuple[Way, ...]:
         """The schemas applying in place beside one, with how their verdict is bound to its
         (``strict``: ``unevaluated*`` reads which ``if`` passed, so its verdict must stay)."""
+        key = (id(file), pointer, strict)
+        if key not in self._in_place:
+            self._in_place[key] = tuple(self._in_place_of(file, pointer, strict))
+        return self._in_place[key]
+
+    def _in_place_of(self, file: SchemaFile, pointer: str, strict: bool) -> Iterator[Way]:
         node = self.node(file, pointer)
         if not isinstance(node, dict):
             return

@@ -47,6 +47,7 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
@@ -60,7 +61,6 @@ from codegen.generate.models.types.skeleton_shapes import (
     Skeleton,
     types,
 )
-from codegen.generate.rules import is_base
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -102,6 +102,9 @@ class _Stripper(Shapes):
         self.rel = schema.rel.as_posix()
         self.skeleton = skeleton
         self.defaults = defaults
+        self.originals: dict[
+            str, str
+        ] = {}  # each reference as the generator reads it -> as written
 
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
@@ -113,18 +116,24 @@ class _Stripper(Shapes):
             if (self.rel, pointer) in self.skeleton.classes
             else None
         )
+        # ``default`` and ``deprecated`` are a field's only: a root model's default makes the
+        # generator's type nullable, and pydantic's deprecated root cannot be set (validating
+        # one raises).
+        field = pointer.rpartition("/")[0].endswith("/properties")
         out = {
             k: name if k == "title" else node[k]
             for k in ANNOTATIONS
             if (k in node or (k == "title" and name))
             and (k != "$id" or not pointer)
             and (k != "title" or name)
+            and (k not in ("default", "deprecated") or field)
         }
         kept: set[str] = set()
         defs = node.get("$defs")
         if isinstance(defs, dict):
+            keys = self.skeleton.defs_keys(self.schema) if not pointer else {}
             out["$defs"] = {
-                name: self.node(sub, f"{pointer}/$defs/{escape_pointer(name)}")
+                keys.get(name, name): self.node(sub, f"{pointer}/$defs/{escape_pointer(name)}")
                 for name, sub in defs.items()
             }
         if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
@@ -158,15 +167,22 @@ class _Stripper(Shapes):
         return out
 
     def module_ref(self, ref: str) -> str:
-        """``ref`` between the files as the generator reads them (at their module paths)."""
-        target, _ = self.tree.resolve(self.schema, ref)
+        """``ref`` between the files as the generator reads them (at their module paths, each
+        ``$defs`` key as :meth:`Skeleton.defs_keys` gives it)."""
+        target, pointer = self.tree.resolve(self.schema, ref)
         here, there = module_file(self.schema), module_file(target)
-        if here == self.schema.rel and there == target.rel:
-            return ref  # the names are the files': as written
         path, hashed, fragment = ref.partition("#")
-        if not path:
-            return ref
-        return posixpath.relpath(there.as_posix(), here.parent.as_posix()) + hashed + fragment
+        safe = self.skeleton.generator_pointer(target, pointer)
+        if safe != pointer:
+            hashed, fragment = "#", quote(safe, safe="/~$!&'()*+,;=:@")
+        elif here == self.schema.rel and there == target.rel:
+            return ref  # the names are the files': as written
+        if path:
+            path = posixpath.relpath(there.as_posix(), here.parent.as_posix())
+        moved = path + hashed + fragment
+        if moved != ref:
+            self.originals[moved] = ref
+        return moved
 
     @staticmethod
     def string_enum(node: Mapping[str, Any]) -> bool:
@@ -282,7 +298,7 @@ class _Stripper(Shapes):
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
-        bases = [e for e in node.get("allOf") or [] if is_base(e) and self.typed_ref(e["$ref"])]
+        bases = self.exact_bases(node)
         if bases:
             out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in bases]
             for index, entry in enumerate(node["allOf"]):

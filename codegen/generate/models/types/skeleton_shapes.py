@@ -9,6 +9,7 @@ closed exactly by ``unevaluatedProperties: false``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,8 +46,46 @@ class Skeleton:
     # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
     tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
+    # rel -> each $defs key the generator cannot be given as it is -> the key it is given.
+    keys: dict[str, dict[str, str]] = field(default_factory=dict)
+
     def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
         return self.kept.get((rel, pointer), frozenset())
+
+    def defs_keys(self, schema: SchemaFile) -> dict[str, str]:
+        """The ``$defs`` keys of ``schema`` that hold ``/`` or ``~`` (which the internal form
+        writes for a reference into a place no keyword of the file's draft names): the
+        generator reads such a definition twice, as two classes, so it is given a key of
+        letters, digits and underscores instead, unique in the file."""
+        rel = schema.rel.as_posix()
+        found = self.keys.get(rel)
+        if found is None:
+            defs = schema.data.get("$defs")
+            keys = list(defs) if isinstance(defs, dict) else []
+            taken = {k for k in keys if "/" not in k and "~" not in k}
+            found = {}
+            for key in keys:
+                if key in taken:
+                    continue
+                safe = re.sub(r"[^0-9A-Za-z_]+", "_", key).strip("_") or "definition"
+                candidate, number = safe, 1
+                while candidate in taken:
+                    number += 1
+                    candidate = f"{safe}_{number}"
+                taken.add(candidate)
+                found[key] = candidate
+            self.keys[rel] = found
+        return found
+
+    def generator_pointer(self, schema: SchemaFile, pointer: str) -> str:
+        """Internal ``pointer`` of ``schema`` as the generator reads the skeleton (its
+        ``$defs`` key made safe, :meth:`defs_keys`)."""
+        tokens = pointer_tokens(pointer)
+        if len(tokens) >= 2 and tokens[0] == "$defs":
+            safe = self.defs_keys(schema).get(tokens[1])
+            if safe is not None:
+                return "".join(f"/{escape_pointer(t)}" for t in ["$defs", safe, *tokens[2:]])
+        return pointer
 
 
 def types(node: Any) -> list[str] | None:
@@ -67,15 +106,20 @@ class Shapes:
     rel: str
     skeleton: Skeleton
     defaults: DefaultRule
+    originals: dict[str, str]  # a reference between module files -> the same one as written
 
     def typed_ref(self, ref: str) -> bool:
         """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
         its ``$defs`` entries, and no reference of the tree is dynamic (whose target depends on
         the path taken, which a class validating itself cannot know). Any other target is the
         predicates' to check."""
+        return self.typed_ref_from(self.schema, ref)
+
+    def typed_ref_from(self, schema: SchemaFile, ref: str) -> bool:
+        """:meth:`typed_ref` of a reference written in ``schema``."""
         if self.tree.dynamic:
             return False
-        target, pointer = self.tree.resolve(self.schema, ref)
+        target, pointer = self.tree.resolve(schema, ref)
         tokens = pointer_tokens(pointer)
         defs = len(tokens) % 2 == 0 and all(t == "$defs" for t in tokens[::2])
         return defs and not target.external
@@ -179,12 +223,73 @@ class Shapes:
                 return all(self.refuses_null(branch) for branch in stripped[key])
         if set(stripped) - {*ANNOTATIONS, "$ref"} or "$ref" not in stripped:
             return False
-        target, pointer = self.tree.resolve(self.schema, stripped["$ref"])
-        if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
-            return False
-        node = resolve_pointer(target.data, pointer)
-        kinds = types(node) if isinstance(node, dict) else None
-        return kinds is not None and "null" not in kinds and "$ref" not in node
+        ref = str(stripped["$ref"])  # between the module files the generator reads: as written
+        target, pointer = self.tree.resolve(self.schema, self.originals.get(ref, ref))
+        # The generator makes a class (or a root model) of every schema a kept $ref names: it
+        # refuses null when the schema's type does, or, for a schema that is a kept $ref
+        # itself (the skeleton keeps nothing else beside it), when the schema it names does.
+        seen = set()
+        while True:
+            node = resolve_pointer(target.data, pointer)
+            if not isinstance(node, dict) or (target.rel, pointer) in seen:
+                return False
+            seen.add((target.rel, pointer))
+            inner = node.get("$ref")
+            if inner is None:
+                kinds = types(node)
+                return kinds is not None and "null" not in kinds
+            if not isinstance(inner, str) or not self.typed_ref_from(target, inner):
+                return False
+            target, pointer = self.tree.resolve(target, inner)
+
+    def exact_bases(self, node: dict[str, Any]) -> list[dict[str, Any]]:
+        """The ``allOf`` entries of an object node that become the bases of its class: every
+        entry that is only a ``$ref``, when inheriting each is exact, else none (the predicates
+        then check them).
+
+        Pydantic's subclass holds its bases' fields, configuration and validators, which is
+        exactly ``allOf`` when each base is an open object class (``extra="allow"``: a closed
+        base would let the subclass's own properties through, and a base that is no object
+        class, a root model, is no base the generator keeps), the bases do not reach each other
+        in a circle, and no property is declared twice along them (the generator then merges
+        the classes into one, with one of the two field types).
+        """
+        entries = [e for e in node.get("allOf") or [] if is_base(e)]
+        if not entries or not all(isinstance(e["$ref"], str) for e in entries):
+            return []
+        declared = [set(node.get("properties") or {})]
+        for entry in entries:
+            names = self._base_properties(self.schema, entry["$ref"], ())
+            if names is None:
+                return []
+            declared.append(names)
+        every = [name for names in declared for name in names]
+        return entries if len(every) == len(set(every)) else []
+
+    def _base_properties(
+        self, schema: SchemaFile, ref: str, seen: tuple[tuple[str, str], ...]
+    ) -> set[str] | None:
+        """The properties a base and its own bases declare, or None when it is no exact base."""
+        if not self.typed_ref_from(schema, ref):
+            return None
+        target, pointer = self.tree.resolve(schema, ref)
+        key = (target.rel.as_posix(), pointer)
+        if key in seen or key not in self.skeleton.classes:
+            return None  # a circle of bases, or no class
+        data = resolve_pointer(target.data, pointer)
+        if not isinstance(data, dict) or types(data) != ["object"]:
+            return None  # a root model, or an object that may be null: no class to extend
+        if data.get("additionalProperties") is False or "unevaluatedProperties" in data:
+            return None  # closed (or closing): its configuration would be the subclass's
+        names = [*(data.get("properties") or {})]
+        for entry in (e for e in data.get("allOf") or [] if is_base(e)):
+            if not isinstance(entry["$ref"], str):
+                return None
+            found = self._base_properties(target, entry["$ref"], (*seen, key))
+            if found is None:
+                return None
+            names += found
+        return set(names) if len(names) == len(set(names)) else None
 
     def closes(self, node: dict[str, Any], bases: list[dict[str, Any]]) -> bool:
         """Whether closing the subclass is exactly ``unevaluatedProperties: false``.
