@@ -98,6 +98,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "if": {"required": ["z"]},
         "then": {"required": ["a"], "properties": {"z": {"const": {"k": [1, 2.0]}}}},
     },
+    "raw.json": {
+        "title": "Raw",
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "data": {"contains": {"const": {"k": 1.0}}},
+            "kind": {"type": "string"},
+        },
+        "if": {"properties": {"kind": {"const": "c"}}, "required": ["kind"]},
+        "then": {"required": ["data"]},
+    },
     "nested.json": {
         "title": "Nested",
         "type": "object",
@@ -138,10 +149,14 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
         return (Path(generated.path) / generated.package / f"{name}.py").read_text()
 
     assert 'x = _view(self, ("kind", "size"), ("count", "note"))' in source("viewed")
+    # Fields whose types keep the JSON value as parsed (an array of strings, anything): read
+    # as the instance holds them, in JSON mode, but in an instance of a subclass.
+    assert "parsed = type(self) is Raw and _parsed(info)" in source("raw")
+    assert 'x = _view(self, ("kind",), (), ("data", "tags"), parsed)' in source("raw")
     for name in ("whole", "nested"):
         assert '@model_validator(mode="wrap")' in source(name)
         assert "x = value if _parsed(info) else _json_view(model)" in source(name)
-    for title in ("Viewed", "Whole", "Nested"):
+    for title in ("Viewed", "Whole", "Nested", "Raw"):
         schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
         documents = draw(from_schema(schema), 40)
         if title == "Nested":  # two wholes, in place or in an array
@@ -152,7 +167,9 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
         documents += [{"kind": "a", "note": "n", "size": 1.5}, {"kind": "a", "size": 1.5},
                       {"kind": "a", "note": "n", "size": 1.25}, {"note": "n"}, {"count": 1,
                       "size": 1.5}, {"a": 1, "z": {"k": [1, 2]}}, {"a": 1, "z": {"k": [2]}},
-                      {"a": 1}, {"inner": {"a": 1, "b": "c"}, "pairs": []}]  # fmt: skip
+                      {"a": 1}, {"inner": {"a": 1, "b": "c"}, "pairs": []}, {"tags": ["a",
+                      "a"]}, {"tags": ["a", "b"], "kind": "c"}, {"kind": "c", "data": [{"k": 1}]},
+                      {"data": [{"k": 1.5}, 2]}, {"data": {"k": 1}}]  # fmt: skip
         documents += list(json_values())
         generated.judge_all(title, documents)
         adapter = pydantic.TypeAdapter(getattr(generated.module, title))

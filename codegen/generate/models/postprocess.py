@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable, Iterator
 
 from codegen.core.errors import CodegenError, Location
@@ -72,6 +73,7 @@ def edit_module(
         protected = _protected(owner)
         edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased, protected)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    written = [checks.functions]  # the names the methods chosen use, for the imports
     for check in checks.classes:
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
@@ -79,15 +81,19 @@ def edit_module(
         if is_enum(node):
             # an Enum would ignore the validator: the skeleton must never make one here
             raise CodegenError(f"generated class {check.class_name} is an Enum", where)
-        method = ["", *("    " + line if line else "" for line in check.lines)]
+        chosen = check.lines_for(node)
+        written += chosen
+        method = ["", *("    " + line if line else "" for line in chosen)]
         edits.append(
             (node.end_lineno, 1, functools.partial(_insert, lines, node.end_lineno, method))
         )
     if checks.classes:
         imports += _CHECK_IMPORTS
-    if checks.pydantic:  # a wrap validator's signature
-        imports += ["from typing import Any", f"from pydantic import {', '.join(checks.pydantic)}"]
-    helpers = sorted(checks.helpers)
+    chosen_text = "\n".join(written)
+    signatures = [n for n in checks.pydantic if re.search(rf"\b{n}\b", chosen_text)]
+    if signatures:  # a wrap validator's signature, an after validator's info
+        imports += ["from typing import Any", f"from pydantic import {', '.join(signatures)}"]
+    helpers = sorted(n for n in checks.helpers if re.search(rf"\b{n}\b", chosen_text))
     renames = _STRICT_INTEGERS if strict_integers else _RENAMES
     renamed = [n for n in _type_names(tree) if n.id in renames]
     for name in renamed:

@@ -52,6 +52,7 @@ from codegen.generate.models.checks.footprint import (
 from codegen.generate.models.checks.inline import inline_calls
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
+from codegen.generate.models.types.fields import json_name
 from codegen.generate.models.types.skeleton import Skeleton
 from codegen.generate.rules import find_rules, is_base, rule_message
 
@@ -63,10 +64,91 @@ _CONDITIONAL = frozenset({"if", "then", "else", "description", "$comment"})
 
 @dataclass(frozen=True)
 class ClassCheck:
-    """The validator method of one class: its name and its class-body lines (unindented)."""
+    """The validator method of one class: its name and its class-body lines (unindented).
+
+    An ``after`` validator reads the fields it tests the presence of (``present``) and those
+    holding JSON scalars (``read``) from the instance; when it also reads fields holding more
+    (``raw``, by JSON name), it reads them as the instance holds them, in JSON mode, if the
+    class declares each with a type that keeps the JSON value as parsed (:func:`keeps_json`);
+    else it is ``fallback``, a ``wrap`` validator reading the value as given (a dump of a
+    class, an array of classes, costs more). Its line :data:`VIEW` stands for that reading,
+    written by :meth:`lines_for`."""
 
     class_name: str
     lines: tuple[str, ...]
+    raw: tuple[str, ...] = ()
+    read: tuple[str, ...] = ()
+    present: tuple[str, ...] = ()
+    fallback: tuple[str, ...] = ()
+
+    def lines_for(self, node: ast.ClassDef) -> tuple[str, ...]:
+        """The method for the generated class ``node``."""
+        if VIEW not in self.lines:
+            return self.lines
+        kept = {
+            json_name(statement)
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign) and keeps_json(statement.annotation)
+        }
+        if not set(self.raw) <= kept:
+            return self.fallback
+        raw, read = self.raw, self.read
+        if raw:
+            view = [
+                f"    parsed = type(self) is {self.class_name} and _parsed(info)",
+                f"    x = _view(self, {read!r}, {self.present!r}, {raw!r}, parsed)",
+            ]
+        else:
+            view = [f"    x = _view(self, {read!r}, {self.present!r})"]
+        at = self.lines.index(VIEW)
+        head = self.lines[:at]
+        if not raw:  # no info to read
+            head = tuple(line.replace(", info: ValidationInfo", "") for line in head)
+        return (*head, *view, *self.lines[at + 1 :])
+
+
+VIEW = "    x = _view(...)"
+
+
+# The annotations whose value, in JSON mode, is the JSON value as parsed (a JsonInt's 1.0 the
+# int 1, equal to it in every JSON comparison): a string, a boolean, a number, null, anything.
+_JSON_NAMES = frozenset(
+    {"Any", "StrictStr", "StrictBool", "StrictInt", "JsonInt", "JsonNumber", "None", "MISSING"}
+)
+
+
+def keeps_json(annotation: ast.expr) -> bool:
+    """Whether a field annotated ``annotation`` holds the JSON value it was given, as parsed:
+    a union of :data:`_JSON_NAMES`, string and boolean ``Literal`` s, and ``list`` s and
+    ``dict`` s of those (``Annotated`` constraints change no value)."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return keeps_json(annotation.left) and keeps_json(annotation.right)
+    if isinstance(annotation, ast.Name):
+        return annotation.id in _JSON_NAMES
+    if isinstance(annotation, ast.Constant):
+        return annotation.value is None
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
+        return False
+    outer, inner = annotation.value.id, annotation.slice
+    items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+    if outer == "Annotated":
+        return keeps_json(items[0])
+    if outer == "Literal":
+        return all(
+            isinstance(i, ast.Constant) and (i.value is None or type(i.value) in (str, bool))
+            for i in items
+        )
+    if outer == "list":
+        return len(items) == 1 and keeps_json(items[0])
+    if outer == "dict":
+        key = items[0]
+        return (
+            len(items) == 2
+            and isinstance(key, ast.Name)
+            and key.id in ("str", "StrictStr")
+            and keeps_json(items[1])
+        )
+    return False
 
 
 @dataclass(frozen=True)
@@ -104,16 +186,23 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     classes = []
     for (title, rel, pointer, fields, _), body in zip(found, bodies, strict=True):
         reach = footprint(uses_of(ast.parse("\n".join(body))), uses)
-        if reach is not WHOLE and not (
-            reach.keys <= fields.keys() and all(fields[name] for name in reach.read)
-        ):
-            # A property no field holds, or a value to dump: the value as given, read once.
+        if reach is not WHOLE and not reach.keys <= fields.keys():
+            # A property no field holds: the value as given, read once.
             reach = WHOLE
-        lines = _method(title, rel, pointer, [line[4:] for line in body[1:]], reach)
-        classes.append(ClassCheck(title, tuple(lines)))
-    text = functions + "\n".join(line for c in classes for line in c.lines)
-    used = {n for n in (*RUNTIME_NAMES, *_VIEWS) if re.search(rf"\b{n}\b", text)}
-    signatures = {n for n in _SIGNATURES if re.search(rf"\b{n}\b", text)}
+        guards = [line[4:] for line in body[1:]]
+        lines = tuple(_method(title, rel, pointer, guards, reach))
+        if reach is WHOLE:
+            classes.append(ClassCheck(title, lines))
+        else:
+            raw = tuple(sorted(n for n in reach.read if not fields[n]))
+            read = tuple(sorted(n for n in reach.read if fields[n]))
+            present = tuple(sorted(reach.present))
+            fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if raw else ()
+            classes.append(ClassCheck(title, lines, raw, read, present, fallback))
+    text = functions + "\n".join(line for c in classes for line in (*c.lines, *c.fallback))
+    # Those of the views and signatures that a method uses, once written for its class.
+    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)} | set(_VIEWS)
+    signatures = set(_SIGNATURES) if classes else set()
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
@@ -144,18 +233,17 @@ _SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo")
 def _method(
     title: str, rel: str, pointer: str, guards: list[str], reach: Footprint | None
 ) -> list[str]:
-    """The validator method: ``after`` reading the fields of ``reach`` from the instance, or
-    ``wrap`` reading the value as given (``reach`` :data:`WHOLE`)."""
+    """The validator method: ``after`` reading the fields of ``reach`` from the instance
+    (:data:`VIEW`), or ``wrap`` reading the value as given (``reach`` :data:`WHOLE`)."""
     where = f"schemas/{rel}" + (f"#{pointer}" if pointer else "")
     doc = f'    """Enforce what the field types of {title} cannot, as {where} does."""'
     name = f"_check_{_snake(title)}"
     if reach is not WHOLE:
-        read, present = tuple(sorted(reach.read)), tuple(sorted(reach.present))
         return [
             '@model_validator(mode="after")',
-            f"def {name}(self) -> Self:",
+            f"def {name}(self, info: ValidationInfo) -> Self:",
             doc,
-            f"    x = _view(self, {read!r}, {present!r})",
+            VIEW,
             *("    " + line for line in guards),
             "    return self",
         ]
