@@ -14,9 +14,9 @@ Prints, from one run:
   example of each contract's schema, in microseconds per call.
 
 Each figure is the best of N runs, in processor time (time.thread_time: every call runs in
-this thread; what other processes take of a shared machine is not counted). Nothing is asserted about time: the
-script exits non-zero only if a call raises anything but OutputValidationError, or if the
-clean output does not validate.
+this thread; what other processes take of a shared machine is not counted). Nothing is
+asserted about time: the script exits non-zero only if a call raises anything but
+OutputValidationError, or if the clean output does not validate.
 
 Usage: python bench/bench_validate_output.py [--repeat N] [--quick]
 """

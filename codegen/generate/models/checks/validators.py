@@ -80,9 +80,21 @@ class ClassCheck:
     read: tuple[str, ...] = ()
     present: tuple[str, ...] = ()
     fallback: tuple[str, ...] = ()
+    whole: tuple[str, ...] = ()
 
     def lines_for(self, node: ast.ClassDef) -> tuple[str, ...]:
         """The method for the generated class ``node``."""
+        if self.whole:  # the checks read the whole object
+            if not holds_json(node):
+                return self.lines
+            at = self.whole.index(VIEW)
+            view = [
+                f"    if type(self) is {self.class_name} and _parsed(info):",
+                "        x = _whole(self)",
+                "    else:",
+                "        x = _json_view(self)",
+            ]
+            return (*self.whole[:at], *view, *self.whole[at + 1 :])
         if VIEW not in self.lines:
             return self.lines
         kept = {
@@ -115,6 +127,32 @@ VIEW = "    x = _view(...)"
 _JSON_NAMES = frozenset(
     {"Any", "StrictStr", "StrictBool", "StrictInt", "JsonInt", "JsonNumber", "None", "MISSING"}
 )
+
+
+def holds_json(node: ast.ClassDef) -> bool:
+    """Whether an instance of the generated class ``node``, validated in JSON mode, holds the
+    whole JSON value it was given, as parsed: a ``RootModel`` whose root :func:`keeps_json`,
+    or a ``BaseModel`` whose every field does and that keeps (``extra="allow"``) or refuses
+    (``"forbid"``) the properties it does not declare (the runtime's ``_whole``)."""
+    if len(node.bases) != 1:
+        return False
+    base = node.bases[0]
+    statements = [s for s in node.body if isinstance(s, ast.AnnAssign)]
+    if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name):
+        return base.value.id == "RootModel" and all(keeps_json(s.annotation) for s in statements)
+    if not (isinstance(base, ast.Name) and base.id == "BaseModel"):
+        return False
+    extra = None
+    for statement in node.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and [ast.unparse(t) for t in statement.targets] == ["model_config"]
+            and isinstance(statement.value, ast.Call)
+        ):
+            for keyword in statement.value.keywords:
+                if keyword.arg == "extra" and isinstance(keyword.value, ast.Constant):
+                    extra = keyword.value.value
+    return extra in ("allow", "forbid") and all(keeps_json(s.annotation) for s in statements)
 
 
 def keeps_json(annotation: ast.expr) -> bool:
@@ -192,21 +230,24 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
         guards = [line[4:] for line in body[1:]]
         lines = tuple(_method(title, rel, pointer, guards, reach))
         if reach is WHOLE:
-            classes.append(ClassCheck(title, lines))
+            after = tuple(_method(title, rel, pointer, guards, Footprint(frozenset(), frozenset())))
+            classes.append(ClassCheck(title, lines, whole=after))
         else:
             raw = tuple(sorted(n for n in reach.read if not fields[n]))
             read = tuple(sorted(n for n in reach.read if fields[n]))
             present = tuple(sorted(reach.present))
             fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if raw else ()
             classes.append(ClassCheck(title, lines, raw, read, present, fallback))
-    text = functions + "\n".join(line for c in classes for line in (*c.lines, *c.fallback))
+    text = functions + "\n".join(
+        line for c in classes for line in (*c.lines, *c.fallback, *c.whole)
+    )
     # Those of the views and signatures that a method uses, once written for its class.
     used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)} | set(_VIEWS)
     signatures = set(_SIGNATURES) if classes else set()
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
-_VIEWS = ("_json_view", "_parsed", "_view")  # the JSON runtime's readers of an instance
+_VIEWS = ("_json_view", "_parsed", "_view", "_whole")  # the JSON runtime's readers of an instance
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
 
 
