@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.models.checks.predicate_runtime import ANNEX_B
@@ -48,13 +48,20 @@ def is_enum(node: ast.ClassDef) -> bool:
 
 
 def edit_module(
-    code: str, checks: ModuleChecks, depth: int, where: Location, *, strict_integers: bool = False
+    code: str,
+    checks: ModuleChecks,
+    depth: int,
+    where: Location,
+    *,
+    strict_integers: bool = False,
+    tuples: Mapping[str, Mapping[str, str]] | None = None,
 ) -> tuple[str, str]:
     """Insert each validator into its class, rename ``StrictInt`` / ``StrictFloat`` and defer
     every model's build: one parse, every edit applied from the bottom up. Returns the module
     and, apart, the predicates that go after its classes (``""`` when none): the later edits
     read the classes only, and a parse of a large schema's predicates would be most of the
-    memory a generation takes."""
+    memory a generation takes. ``tuples``: class name -> JSON names of the fields that
+    :func:`~codegen.generate.models.types.fields.use_tuples` types later."""
     tree = ast.parse(code)
     lines = code.split("\n")
     imports: list[str] = []
@@ -81,7 +88,7 @@ def edit_module(
         if is_enum(node):
             # an Enum would ignore the validator: the skeleton must never make one here
             raise CodegenError(f"generated class {check.class_name} is an Enum", where)
-        chosen = check.lines_for(node)
+        chosen = check.lines_for(node, frozenset((tuples or {}).get(check.class_name, {})))
         written += chosen
         method = ["", *("    " + line if line else "" for line in chosen)]
         edits.append(

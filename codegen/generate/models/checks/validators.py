@@ -82,10 +82,13 @@ class ClassCheck:
     fallback: tuple[str, ...] = ()
     whole: tuple[str, ...] = ()
 
-    def lines_for(self, node: ast.ClassDef) -> tuple[str, ...]:
-        """The method for the generated class ``node``."""
+    def lines_for(
+        self, node: ast.ClassDef, tuples: frozenset[str] = frozenset()
+    ) -> tuple[str, ...]:
+        """The method for the generated class ``node``, whose fields of JSON names ``tuples``
+        will be typed ``tuple[...]`` (their value a tuple, not the JSON array)."""
         if self.whole:  # the checks read the whole object
-            if not holds_json(node):
+            if tuples or not holds_json(node):
                 return self.lines
             at = self.whole.index(VIEW)
             view = [
@@ -101,7 +104,7 @@ class ClassCheck:
             json_name(statement)
             for statement in node.body
             if isinstance(statement, ast.AnnAssign) and keeps_json(statement.annotation)
-        }
+        } - tuples
         if not set(self.raw) <= kept:
             return self.fallback
         raw, read = self.raw, self.read
