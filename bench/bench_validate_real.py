@@ -623,7 +623,8 @@ def report(results: list[Result], repeat: int) -> None:
         if name == "fastjsonschema":
             label += f", {len(rows)} schemas"
         truth = " (the truth)" if name == "python-jsonschema" else ""
-        print(f"| {label} | {seconds:.3f} s | {seconds / base:.2f} | {wrong}{truth} |")
+        ratio = f"{seconds / base:.2f}" if base else "-"  # no schema of its drafts
+        print(f"| {label} | {seconds:.3f} s | {ratio} | {wrong}{truth} |")
     dcg = sum(r.seconds["dcg"] for r in handled)
     rs = sum(r.seconds["jsonschema-rs"] for r in handled)
     print(f"\nours / dcg's models: {ours / dcg:.2f}x; ours / jsonschema-rs: {ours / rs:.2f}x")
