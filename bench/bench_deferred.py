@@ -1,8 +1,9 @@
 """Benchmark deferred references (``codegen/generate/models/deferred.py``) against eager ones.
 
 The same schema is generated twice, with its references deferred (as ``generate`` does for a
-module whose classes reach more than ``REACH`` classes) and eager (``REACH`` raised past the
-module's size, as for a small module). Prints, from one run, each in a fresh process:
+module where a chain of more than ``DEPTH`` classes may be walked) and eager (``DEPTH``
+raised past the module's size, as for a module of short chains). Prints, from one run, each
+in a fresh process:
 
 - the large shape (``bench/large_schema.py``) at ``--definitions``: seconds and peak memory to
   import the module and build every class (eager needs Python's recursion limit raised, and a
@@ -73,8 +74,8 @@ print((time.perf_counter() - start) / 5, len(document) // 1000)
 """
 
 
-def generate(root: Path, schema: dict[str, Any], reach: int) -> None:
-    """A project of ``schema`` alone, generated with ``REACH`` set to ``reach``."""
+def generate(root: Path, schema: dict[str, Any], depth: int) -> None:
+    """A project of ``schema`` alone, generated with ``DEPTH`` set to ``depth``."""
     (root / "schemas").mkdir(parents=True)
     (root / "schemas" / "model.json").write_text(json.dumps(schema), encoding="utf-8")
     (root / "pyproject.toml").write_text(
@@ -82,17 +83,17 @@ def generate(root: Path, schema: dict[str, Any], reach: int) -> None:
         'package = "pkg"\n',
         encoding="utf-8",
     )
-    saved, deferred.REACH = deferred.REACH, reach
+    saved, deferred.DEPTH = deferred.DEPTH, depth
     try:
         with contextlib.redirect_stderr(io.StringIO()) as err:
             code = main(["--config", str(root / "pyproject.toml"), "generate"], io.StringIO())
     finally:
-        deferred.REACH = saved
+        deferred.DEPTH = saved
     if code != 0:
         sys.exit(f"generate failed: {err.getvalue()}")
     deferring = "_Deferred[" in (root / "out" / "pkg" / "model.py").read_text(encoding="utf-8")
-    if deferring != (reach < 10**9):
-        sys.exit(f"expected the module {'' if reach < 10**9 else 'not '}to defer its references")
+    if deferring != (depth < 10**9):
+        sys.exit(f"expected the module {'' if depth < 10**9 else 'not '}to defer its references")
 
 
 def run(script: str, root: Path) -> list[float]:
@@ -114,9 +115,9 @@ def main_() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-deferred-") as tmp:
         rows = []
         large = large_schema(args.definitions)
-        for name, reach in (("deferred", deferred.REACH), ("eager", 10**9)):
+        for name, depth in (("deferred", deferred.DEPTH), ("eager", 10**9)):
             root = Path(tmp) / f"large-{name}"
-            generate(root, large, reach)
+            generate(root, large, depth)
             seconds, peak = run(_BUILD, root)
             rows.append((name, seconds, peak))
         print(f"large shape, {args.definitions} definitions: import and build every class")
@@ -125,9 +126,9 @@ def main_() -> None:
         print(f"  deferred / eager: {rows[0][1] / rows[1][1]:.3f} of the time, "
               f"{rows[0][2] / rows[1][2]:.3f} of the memory")  # fmt: skip
         times = []
-        for name, reach in (("deferred", 0), ("eager", 10**9)):
+        for name, depth in (("deferred", 0), ("eager", 10**9)):
             root = Path(tmp) / f"tree-{name}"
-            generate(root, TREE, reach)
+            generate(root, TREE, depth)
             seconds, size = run(_VALIDATE, root)
             times.append((name, seconds))
         print(f"a recursive schema: validate one document of {size:.0f} KB (mean of 5)")

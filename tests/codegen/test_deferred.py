@@ -1,12 +1,12 @@
-"""Deferred references (``codegen/generate/models/deferred.py``): in a module whose classes reach
-more than ``REACH`` classes, each class is built alone, and what a document decides, and where
-its errors are, stays as the eagerly built classes have it.
+"""Deferred references (``codegen/generate/models/deferred.py``): in a module where a chain of
+more than ``DEPTH`` classes may be walked, each class is built alone, and what a document
+decides, and where its errors are, stays as the eagerly built classes have it.
 
 The JSON-Schema-Test-Suite's groups whose classes reference each other are judged again with
 every reference deferred.
 
 The large graph's own test (``test_large.py``) judges documents of a deferred module against
-python-jsonschema; here the same schemas are generated both ways (``REACH`` lowered to 0
+python-jsonschema; here the same schemas are generated both ways (``DEPTH`` lowered to 0
 defers every reference) and compared.
 """
 
@@ -131,10 +131,14 @@ SHAPES_DOCUMENTS: list[Any] = [
 
 
 _AFTER = re.compile(r"^function-after\[\w+\(\), (\w+)\]$")
+# A class whose validator reads the value as given (a wrap validator): by the validator's name.
+_WRAP = {"function-wrap[_check_node()]": "Node"}
 
 
 def _named(loc: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(_AFTER.sub(r"\1", part) if isinstance(part, str) else part for part in loc)
+    return tuple(
+        _WRAP.get(part, _AFTER.sub(r"\1", part)) if isinstance(part, str) else part for part in loc
+    )
 
 
 def _outcome(model: Any, document: Any) -> tuple[bool, list[tuple[Any, ...]]]:
@@ -156,7 +160,7 @@ def _both(
     with eager.models() as package:
         eager_outcomes = [_outcome(getattr(package, title), d) for d in documents]
         eager_source = Path(package.__file__).with_name("model.py").read_text()
-    monkeypatch.setattr(deferred, "REACH", 0)
+    monkeypatch.setattr(deferred, "DEPTH", 0)
     lazy = Project(tmp_path / "lazy", {name: schema})
     with lazy.models() as package:
         lazy_outcomes = [_outcome(getattr(package, title), d) for d in documents]
@@ -176,7 +180,8 @@ def test_deferred_classes_decide_and_locate_errors_as_eager_ones(
     assert {accepted for (accepted, _), _ in pairs} == {True, False}
     for document, ((eager, where), lazy) in zip(TREE_DOCUMENTS, pairs, strict=True):
         # In a union, pydantic labels an eager class with a validator after its validator
-        # ("function-after[_check_node(), Node]"); a deferred one by its name ("Node").
+        # ("function-after[_check_node(), Node]", "function-wrap[_check_node()]"); a deferred
+        # one by its name ("Node").
         assert lazy == (eager, sorted(_named(loc) for loc in where)), document
 
 
@@ -195,10 +200,10 @@ def test_a_large_graph_is_built_class_by_class(tmp_path: Path) -> None:
     small = Project(tmp_path / "small", {"graph.json": large_schema(6)})
     with small.models() as package:
         assert "_Deferred[" not in Path(package.__file__).with_name("graph.py").read_text()
-    project = Project(tmp_path / "large", {"graph.json": large_schema(deferred.REACH * 3)})
+    project = Project(tmp_path / "large", {"graph.json": large_schema(deferred.DEPTH * 3)})
     with project.models() as package:
         module = importlib.import_module(f"{package.__name__}.graph")
-        classes = [getattr(module, f"D{i}") for i in range(deferred.REACH * 3)]
+        classes = [getattr(module, f"D{i}") for i in range(deferred.DEPTH * 3)]
         for cls in classes:
             cls.model_rebuild()
             text = json.dumps(cls.__pydantic_core_schema__, default=repr)
@@ -222,7 +227,7 @@ REFERRING = ("ref", "refRemote", "anchor", "dynamicRef", "recursiveRef",
 def test_the_suite_agrees_with_every_reference_deferred(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
 ) -> None:
-    monkeypatch.setattr(deferred, "REACH", 0)
+    monkeypatch.setattr(deferred, "DEPTH", 0)
     found = _suite.run_all(_suite.run_maverick, tmp_path, only=REFERRING, folder=folder)
     assert [
         f"{r.group.rel}: {r.status}: {r.detail}" for r in found if r.status != "generated"
@@ -237,7 +242,7 @@ def test_mypy_sees_the_class_through_a_deferred_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A deferred module passes ``mypy --strict`` and ``_Deferred[Node]`` is a ``Node``."""
-    monkeypatch.setattr(deferred, "REACH", 0)
+    monkeypatch.setattr(deferred, "DEPTH", 0)
     project = Project(tmp_path, {"model.json": TREE})
     code, err = project.generate()
     assert code == 0, err

@@ -161,18 +161,18 @@ def _assemble(
             "DRAFT",
         )
     strict = not drafts.pop()
+    tuples = _tuple_fields(skeleton, owners)
     code, predicates = edit_module(
-        code, validators.of(owners), depth, where, strict_integers=strict
+        code, validators.of(owners), depth, where, strict_integers=strict, tuples=tuples
     )
     # One parse (of the classes, not the predicates after them) for both: MISSING changes
     # no class a field's annotation names.
     tree: ast.Module | None = ast.parse(code)
     code = use_missing(code, where, tree)
-    tuples = _tuple_fields(skeleton, owners)
     if tuples:  # a tuple's annotation names its items' classes: parsed again
         code, tree = use_tuples(code, tuples, depth, where), None
     tree = tree or ast.parse(code)
-    deferred = defer_references(code, tree, where)
+    deferred = defer_references(code, tree, where, depth)
     if deferred is not code:  # a class of its own added: parsed again
         code, tree = deferred, None
     code = rebuild_forward_references(code, tree, predicates)

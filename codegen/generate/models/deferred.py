@@ -1,24 +1,29 @@
-"""Deferred references: every class of a large connected module is built alone.
+"""Deferred references: every class of a module whose classes nest deeply is built alone.
 
 Pydantic builds a model's validator with every model it reaches inside it, recursing through
-each one not yet built. In a module whose classes reach many others (a few hundred
-definitions that all reference each other, as the configuration schemas of CI systems do),
-that recursion passes Python's limit (``RecursionError`` on import or first use), and each of
-the N validators holds the whole graph: time and memory grow as N squared.
+each one not yet built: as deep as the longest chain of classes, each naming the next, that it
+walks. In a module of a few hundred definitions that reference each other (as the
+configuration schemas of CI systems do), that recursion passes Python's limit
+(``RecursionError`` on import or first use), and each of the N validators holds the whole
+graph: time and memory grow as N squared.
 
-So, in a module where some class reaches more than :data:`REACH` classes through its fields'
-types, every field type that names a class of the module names it through ``_Deferred``: the
-field is validated, when a document reaches it, by that class's own validator. Each class's
-validator then holds its own fields only. What a document decides is unchanged: the nested
-value is the same Python value the field would have been given (a document read as JSON is
-validated as the Python value JSON parsing gives, where every generated type decides as in
-JSON), the nested errors keep their locations (labelled by the class's name in a union), and
-an instance of the class is kept as it is. The validation's ``context`` is passed on; its
-``strict`` and ``from_attributes`` flags are not (pydantic shows a validator neither). A
+So, in a module where a chain of more than :data:`DEPTH` classes may be walked (bounded by the
+longest path through its groups of classes that reach each other, each group counting all its
+classes), every field type that names a class of the module names it through ``_Deferred``:
+the field is validated, when a document reaches it, by that class's own validator. Each
+class's validator then holds its own fields only. What a document decides is unchanged: the
+nested value is the same Python value the field would have been given (a document read as
+JSON is validated as the Python value JSON parsing gives, where every generated type decides
+as in JSON), the nested errors keep their locations (labelled by the class's name in a union),
+and an instance of the class is kept as it is; below a field of a validation in JSON mode,
+the classes' validators read the values as parsed (``_validate_parsed``), as in JSON mode.
+The validation's ``context`` is passed on; its ``strict`` and ``from_attributes`` flags are
+not (pydantic shows a validator neither). A
 tagged union's ``discriminator`` is dropped: its branches exclude each other by the tag, so
 the plain union of them holds exactly when the tagged one does. ``model_json_schema()``
-refuses such a field (a contract's JSON Schema is its schema file). Smaller modules are
-written as before, byte for byte.
+refuses such a field (a contract's JSON Schema is its schema file). Other modules, however
+many classes they hold, are written as before, byte for byte, and validate faster: a deferred
+field costs a call of Python per value (and reads its value in Python mode).
 
 Classes of different modules are still built together: the files of a tree that reference
 each other in a circle share one module, so only a chain of files hundreds long, each
@@ -32,14 +37,19 @@ from collections.abc import Iterable, Mapping
 
 from codegen.core.errors import Location
 from codegen.generate.models.postprocess import is_enum
-from codegen.generate.models.types.fields import add_imports, json_name, rewrite_fields
+from codegen.generate.models.types.fields import (
+    TYPES_MODULE,
+    add_imports,
+    json_name,
+    rewrite_fields,
+)
 
-__all__ = ["REACH", "defer_references"]
+__all__ = ["DEPTH", "defer_references"]
 
 # Pydantic spends about 17 frames on each class it recurses into: a chain of 24 classes (a
 # field of each an optional list of the next) builds at a recursion limit of 425, well under
 # Python's default of 1,000 wherever a module is first used.
-REACH = 24
+DEPTH = 24
 _NAME = "_Deferred"
 # Imported as modules under private names: a generated class may be called Tag or Any.
 _IMPORTS = (
@@ -57,7 +67,7 @@ class _Defer:
         self, source: _typing.Any, handler: _pydantic.GetCoreSchemaHandler
     ) -> _pydantic_core.CoreSchema:
         def validate(value: _typing.Any, info: _pydantic.ValidationInfo) -> _typing.Any:
-            return source.__pydantic_validator__.validate_python(value, context=info.context)
+            return _validate_parsed(source.__pydantic_validator__, value, info)
 
         schema = _pydantic_core.core_schema.with_info_plain_validator_function(validate)
         # Labelled by the class's name in a union, as the class itself would be.
@@ -78,12 +88,13 @@ _T = _typing.TypeVar("_T")
 '''
 
 
-def defer_references(code: str, tree: ast.Module, where: Location) -> str:
-    """``code`` with its references deferred when some class reaches more than
-    :data:`REACH` classes, else ``code`` itself. ``tree``: the names of ``code``'s classes and
-    of their fields' types (positions need not match: the module is parsed again to edit)."""
+def defer_references(code: str, tree: ast.Module, where: Location, depth: int) -> str:
+    """``code`` with its references deferred when a chain of more than :data:`DEPTH`
+    classes may be walked, else ``code`` itself. ``tree``: the names of ``code``'s classes and
+    of their fields' types (positions need not match: the module is parsed again to edit).
+    ``depth``: the module's package depth (where the package's ``_types`` is)."""
     graph = _class_graph(tree)
-    if not any(_reaches_more(graph, name, REACH) for name in graph):
+    if chain_bound(graph) <= DEPTH:
         return code
     fields = {
         node.name: [json_name(s) for s in node.body if isinstance(s, ast.AnnAssign)]
@@ -99,7 +110,7 @@ def defer_references(code: str, tree: ast.Module, where: Location) -> str:
     lines = rewrite_fields(code, {k: v for k, v in fields.items() if v}, rewrite, where)
     first = next(i for i, line in enumerate(lines) if line.startswith("class "))
     lines[first:first] = [*_HELPER.split("\n")[1:], ""]
-    add_imports(lines, _IMPORTS)
+    add_imports(lines, [*_IMPORTS, f"from {'.' * depth}{TYPES_MODULE} import _validate_parsed"])
     return "\n".join(lines)
 
 
@@ -126,18 +137,47 @@ def _type_names(node: ast.expr) -> Iterable[ast.Name]:
                 yield from _type_names(child)
 
 
-def _reaches_more(graph: Mapping[str, set[str]], start: str, limit: int) -> bool:
-    """Whether ``start`` reaches more than ``limit`` classes (itself included), searched no
-    further than that."""
-    seen, todo = {start}, [start]
-    while todo:
-        for name in graph[todo.pop()]:
-            if name not in seen:
-                seen.add(name)
-                if len(seen) > limit:
-                    return True
-                todo.append(name)
-    return False
+def chain_bound(graph: Mapping[str, set[str]]) -> int:
+    """An upper bound of the longest chain of distinct classes, each naming the next: the
+    longest path through the graph's strongly connected components, each weighing its size.
+    Iterative (Tarjan's algorithm): a graph of thousands of classes recurses nowhere."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    weight: list[int] = []  # per component: its size plus the heaviest path it leads to
+    stack: list[str] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, successors = work[-1]
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    work.append((successor, iter(sorted(graph[successor]))))
+                    break
+                if successor not in component:
+                    low[node] = min(low[node], index[successor])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    # A component is complete only after every one it leads to (Tarjan).
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        component[member] = len(weight)
+                        members.append(member)
+                        if member == node:
+                            break
+                    after = {component[s] for m in members for s in graph[m]} - {len(weight)}
+                    weight.append(len(members) + max((weight[c] for c in after), default=0))
+    return max(weight, default=0)
 
 
 class _Deferring(ast.NodeTransformer):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Mapping
 
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.models.checks.predicate_runtime import ANNEX_B
@@ -47,13 +48,20 @@ def is_enum(node: ast.ClassDef) -> bool:
 
 
 def edit_module(
-    code: str, checks: ModuleChecks, depth: int, where: Location, *, strict_integers: bool = False
+    code: str,
+    checks: ModuleChecks,
+    depth: int,
+    where: Location,
+    *,
+    strict_integers: bool = False,
+    tuples: Mapping[str, Mapping[str, str]] | None = None,
 ) -> tuple[str, str]:
     """Insert each validator into its class, rename ``StrictInt`` / ``StrictFloat`` and defer
     every model's build: one parse, every edit applied from the bottom up. Returns the module
     and, apart, the predicates that go after its classes (``""`` when none): the later edits
     read the classes only, and a parse of a large schema's predicates would be most of the
-    memory a generation takes."""
+    memory a generation takes. ``tuples``: class name -> JSON names of the fields that
+    :func:`~codegen.generate.models.types.fields.use_tuples` types later."""
     tree = ast.parse(code)
     lines = code.split("\n")
     imports: list[str] = []
@@ -72,6 +80,7 @@ def edit_module(
         protected = _protected(owner)
         edits.append((row, 0, functools.partial(_defer_build, lines, call, aliased, protected)))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    written = [checks.functions]  # the names the methods chosen use, for the imports
     for check in checks.classes:
         node = classes.get(check.class_name)
         if node is None or node.end_lineno is None:
@@ -79,13 +88,19 @@ def edit_module(
         if is_enum(node):
             # an Enum would ignore the validator: the skeleton must never make one here
             raise CodegenError(f"generated class {check.class_name} is an Enum", where)
-        method = ["", *("    " + line if line else "" for line in check.lines)]
+        chosen = check.lines_for(node, frozenset((tuples or {}).get(check.class_name, {})))
+        written += chosen
+        method = ["", *("    " + line if line else "" for line in chosen)]
         edits.append(
             (node.end_lineno, 1, functools.partial(_insert, lines, node.end_lineno, method))
         )
     if checks.classes:
         imports += _CHECK_IMPORTS
-    helpers = sorted({*checks.helpers, "_json_view"} if checks.classes else set(checks.helpers))
+    chosen_text = "\n".join(written)
+    signatures = [n for n in checks.pydantic if re.search(rf"\b{n}\b", chosen_text)]
+    if signatures:  # a wrap validator's signature, an after validator's info
+        imports += ["from typing import Any", f"from pydantic import {', '.join(signatures)}"]
+    helpers = sorted(n for n in checks.helpers if re.search(rf"\b{n}\b", chosen_text))
     renames = _STRICT_INTEGERS if strict_integers else _RENAMES
     renamed = [n for n in _type_names(tree) if n.id in renames]
     for name in renamed:

@@ -165,9 +165,38 @@ class Guards(Applicators):
         if "const" in node:
             self.guard(self.equals(node["const"]))
         if "enum" in node:
-            if not isinstance(node["enum"], list):
+            values = node["enum"]
+            if not isinstance(values, list):
                 raise refuse(self.schema, self.at("enum"), "enum must be an array")
-            self.guard(f"_one_of(x, {self.c.constant(node['enum'])})")
+            if values and all(isinstance(v, str) for v in values):
+                # A set of strings: a string is one of them exactly when JSON says so.
+                self.guard("type(x) is str")
+                self.guard(f"x in {self.c.define(f'frozenset({values!r})', '_S')}")
+            else:
+                self.guard(self.one_of(values))
+
+    def one_of(self, values: list[Any]) -> str:
+        """``x`` is one of ``values`` as JSON compares: a set lookup per type (a number is
+        one of the numbers by value, ``1.0`` as ``1``, and no boolean is a number), each
+        array or object value by its JSON form (:func:`_canonical`), computed once."""
+        strings = [v for v in values if isinstance(v, str)]
+        numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        shaped = [v for v in values if isinstance(v, list | dict)]
+        parts = []
+        if strings:
+            parts.append(
+                f"type(x) is str and x in {self.c.define(f'frozenset({strings!r})', '_S')}"
+            )
+        if numbers:
+            parts.append(f"_is_number(x) and x in {self.c.define(f'frozenset({numbers!r})', '_N')}")
+        parts += [f"x is {v!r}" for v in (None, False, True) if any(w is v for w in values)]
+        if shaped:
+            forms = self.c.define(f"frozenset(map(_canonical, {shaped!r}))", "_E")
+            parts.append(f"(type(x) is list or type(x) is dict) and _canonical(x) in {forms}")
+        return (
+            " or ".join(f"({p})" if " and " in p and len(parts) > 1 else p for p in parts)
+            or "False"
+        )
 
     def equals(self, value: Any) -> str:
         """``x`` equals ``value`` as JSON compares (plainly written for a scalar)."""
@@ -177,7 +206,7 @@ class Guards(Applicators):
             return f"x == {value!r}"
         if isinstance(value, int | float):
             return f"_is_number(x) and x == {value!r}"
-        return f"_equal(x, {self.c.constant(value)})"
+        return f"_canonical(x) == {self.c.define(f'_canonical({value!r})', '_K')}"
 
     def numbers(self, node: dict[str, Any]) -> None:
         body = []
@@ -268,7 +297,9 @@ class Guards(Applicators):
         regexes = self.pattern_properties(node, body)
         check = self.check("additionalProperties") if "additionalProperties" in node else None
         if "additionalProperties" in node and (check is not None or self.annotate):
-            known = self.c.constant(sorted(properties))
+            # The declared names as a set: a lookup, however many properties are declared.
+            typed = "" if properties else ": frozenset[str]"  # an empty one says no item type
+            known = self.c.define(f"frozenset({sorted(properties)!r})", "_S", typed)
             matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
             body += ["for key, value in x.items():",
                      f"    if not (key in {known}{matched}):",

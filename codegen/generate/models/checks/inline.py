@@ -1,12 +1,15 @@
 """Write the short compiled predicates where they are called, and drop what is no longer
 called (:func:`inline_calls`): a predicate of one short expression reads better in its caller
-than as a function of its own.
+than as a function of its own. On the way, how each function uses its value
+(:func:`~codegen.generate.models.checks.footprint.uses_of`), for the validators to read only
+what their checks look at.
 """
 
 from __future__ import annotations
 
 import ast
 
+from codegen.generate.models.checks.footprint import Uses, uses_of
 from codegen.generate.models.checks.tidy import clone, names_in, retidy, rewrite, tidy_function
 
 __all__ = ["inline_calls"]
@@ -99,9 +102,11 @@ class _Inliner:
         return any(isinstance(n, ast.Call) and self.candidate(n) for n in ast.walk(tree))
 
 
-def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[list[str]]]:
+def inline_calls(
+    functions: str, methods: list[list[str]]
+) -> tuple[str, list[list[str]], dict[str, Uses]]:
     """Tidy each predicate, write the short ones where they are called, and drop what is no
-    longer called.
+    longer called; also how each function (by name) uses its value ``x``, as compiled.
 
     Statement by statement, never a syntax tree of the whole module (at a megabyte of schema
     that tree was most of the memory a generation took). Inlining goes in module order, as a
@@ -115,10 +120,12 @@ def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[li
     done: list[str | None] = []  # a finished statement's text, or None: read again below
     defined: list[list[str]] = []
     used: list[set[str]] = []
+    uses: dict[str, Uses] = {}
     for index, chunk in enumerate(chunks):
         statement = ast.parse(chunk).body[0]
         if isinstance(statement, ast.FunctionDef):
             tidy_function(statement)
+            uses[statement.name] = uses_of(statement)
             if (expression := _returned(statement)) is not None:
                 inliner.simple[statement.name] = expression
         defined.append(_defined(statement))
@@ -156,7 +163,7 @@ def inline_calls(functions: str, methods: list[list[str]]) -> tuple[str, list[li
     for tree in parsed:
         retidy(tree)  # unparse reads no positions: none are filled in
     text = "\n\n\n".join(kept) + "\n" if kept else ""
-    return text, [ast.unparse(tree).split("\n") for tree in parsed]
+    return text, [ast.unparse(tree).split("\n") for tree in parsed], uses
 
 
 def _finish(statement: ast.stmt, inliner: _Inliner) -> tuple[str, set[str]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 __all__ = ["ANNEX_B", "RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
 
 RUNTIME_NAMES = (
-    "_equal", "_exactly_one", "_is_integer", "_is_number", "_multiple_of", "_one_of", "_regex",
-    "_true", "_unique",
+    "_canonical", "_exactly_one", "_is_integer", "_is_number", "_multiple_of", "_regex", "_true",
+    "_unique",
 )  # fmt: skip
 
 RUNTIME = '''\
@@ -35,15 +35,6 @@ def _canonical(x: Any) -> Any:
     if kind is dict:
         return ("object", frozenset((k, _canonical(v)) for k, v in x.items()))
     return (kind.__name__, x)
-
-
-def _equal(x: Any, expected: Any) -> bool:
-    return bool(_canonical(x) == _canonical(expected))
-
-
-def _one_of(x: Any, values: list[Any]) -> bool:
-    key = _canonical(x)
-    return any(bool(key == _canonical(v)) for v in values)
 
 
 def _unique(x: list[Any]) -> bool:

@@ -1,9 +1,25 @@
 """The validator of each generated class: what its field types cannot say, as guard clauses.
 
 A class (a contract, or a titled ``$defs`` entry) gets one ``model_validator`` when its schema
-says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`) enforces. The
-validator reads the instance as JSON (``_json_view``: the fields that were given, by their JSON
-names) and raises a ``PydanticCustomError`` at the first part that does not hold:
+says more than its typed skeleton (:mod:`codegen.generate.models.types.skeleton`) enforces. Its
+guard clauses read the value as JSON, ``x``, once the field types have validated it, and only
+as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
+
+* when they test the presence of some of the class's fields and read the values of fields
+  that hold JSON scalars only (strings, numbers, booleans, null, members of a string
+  enumeration), an ``after`` validator builds ``x`` from those fields of the instance
+  (``_view``: a property given, by its JSON name), and nothing else is read;
+* otherwise (the whole object: its size, its keys, a JSON comparison; a property the class
+  does not declare; the value of a class, an array or an object), a ``wrap`` validator reads
+  the value it was given: in JSON mode the parsed document itself, which no field type has
+  rewritten and no class has dropped a key of (``_parsed``: also below a deferred field of a
+  validation in JSON mode); in Python mode, where the input may hold instances, the instance
+  dumped (``_json_view``).
+
+Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
+is read once: the inner validator reads the same parsed value the outer one does.
+
+The guards raise a ``PydanticCustomError`` at the first part that does not hold:
 
 * each cross-field rule (a root ``if``/``then``/``else``, an ``allOf`` entry, each
   ``dependentRequired`` and ``dependentSchemas`` entry) on its own, with the rule's
@@ -17,6 +33,7 @@ package's ``_types`` module.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import re
@@ -25,9 +42,17 @@ from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.checks.footprint import (
+    WHOLE,
+    Footprint,
+    Uses,
+    footprint,
+    uses_of,
+)
 from codegen.generate.models.checks.inline import inline_calls
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
+from codegen.generate.models.types.fields import json_name
 from codegen.generate.models.types.skeleton import Skeleton
 from codegen.generate.rules import find_rules, is_base, rule_message
 
@@ -39,19 +64,143 @@ _CONDITIONAL = frozenset({"if", "then", "else", "description", "$comment"})
 
 @dataclass(frozen=True)
 class ClassCheck:
-    """The validator method of one class: its name and its class-body lines (unindented)."""
+    """The validator method of one class: its name and its class-body lines (unindented).
+
+    An ``after`` validator reads the fields it tests the presence of (``present``) and those
+    holding JSON scalars (``read``) from the instance; when it also reads fields holding more
+    (``raw``, by JSON name), it reads them as the instance holds them, in JSON mode, if the
+    class declares each with a type that keeps the JSON value as parsed (:func:`keeps_json`);
+    else it is ``fallback``, a ``wrap`` validator reading the value as given (a dump of a
+    class, an array of classes, costs more). Its line :data:`VIEW` stands for that reading,
+    written by :meth:`lines_for`."""
 
     class_name: str
     lines: tuple[str, ...]
+    raw: tuple[str, ...] = ()
+    read: tuple[str, ...] = ()
+    present: tuple[str, ...] = ()
+    fallback: tuple[str, ...] = ()
+    whole: tuple[str, ...] = ()
+
+    def lines_for(
+        self, node: ast.ClassDef, tuples: frozenset[str] = frozenset()
+    ) -> tuple[str, ...]:
+        """The method for the generated class ``node``, whose fields of JSON names ``tuples``
+        will be typed ``tuple[...]`` (their value a tuple, not the JSON array)."""
+        if self.whole:  # the checks read the whole object
+            if tuples or not holds_json(node):
+                return self.lines
+            at = self.whole.index(VIEW)
+            view = [
+                f"    if type(self) is {self.class_name} and _parsed(info):",
+                "        x = _whole(self)",
+                "    else:",
+                "        x = _json_view(self)",
+            ]
+            return (*self.whole[:at], *view, *self.whole[at + 1 :])
+        if VIEW not in self.lines:
+            return self.lines
+        kept = {
+            json_name(statement)
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign) and keeps_json(statement.annotation)
+        } - tuples
+        if not set(self.raw) <= kept:
+            return self.fallback
+        raw, read = self.raw, self.read
+        if raw:
+            view = [
+                f"    parsed = type(self) is {self.class_name} and _parsed(info)",
+                f"    x = _view(self, {read!r}, {self.present!r}, {raw!r}, parsed)",
+            ]
+        else:
+            view = [f"    x = _view(self, {read!r}, {self.present!r})"]
+        at = self.lines.index(VIEW)
+        head = self.lines[:at]
+        if not raw:  # no info to read
+            head = tuple(line.replace(", info: ValidationInfo", "") for line in head)
+        return (*head, *view, *self.lines[at + 1 :])
+
+
+VIEW = "    x = _view(...)"
+
+
+# The annotations whose value, in JSON mode, is the JSON value as parsed (a JsonInt's 1.0 the
+# int 1, equal to it in every JSON comparison): a string, a boolean, a number, null, anything.
+_JSON_NAMES = frozenset(
+    {"Any", "StrictStr", "StrictBool", "StrictInt", "JsonInt", "JsonNumber", "None", "MISSING"}
+)
+
+
+def holds_json(node: ast.ClassDef) -> bool:
+    """Whether an instance of the generated class ``node``, validated in JSON mode, holds the
+    whole JSON value it was given, as parsed: a ``RootModel`` whose root :func:`keeps_json`,
+    or a ``BaseModel`` whose every field does and that keeps (``extra="allow"``) or refuses
+    (``"forbid"``) the properties it does not declare (the runtime's ``_whole``)."""
+    if len(node.bases) != 1:
+        return False
+    base = node.bases[0]
+    statements = [s for s in node.body if isinstance(s, ast.AnnAssign)]
+    if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name):
+        return base.value.id == "RootModel" and all(keeps_json(s.annotation) for s in statements)
+    if not (isinstance(base, ast.Name) and base.id == "BaseModel"):
+        return False
+    extra = None
+    for statement in node.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and [ast.unparse(t) for t in statement.targets] == ["model_config"]
+            and isinstance(statement.value, ast.Call)
+        ):
+            for keyword in statement.value.keywords:
+                if keyword.arg == "extra" and isinstance(keyword.value, ast.Constant):
+                    extra = keyword.value.value
+    return extra in ("allow", "forbid") and all(keeps_json(s.annotation) for s in statements)
+
+
+def keeps_json(annotation: ast.expr) -> bool:
+    """Whether a field annotated ``annotation`` holds the JSON value it was given, as parsed:
+    a union of :data:`_JSON_NAMES`, string and boolean ``Literal`` s, and ``list`` s and
+    ``dict`` s of those (``Annotated`` constraints change no value)."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return keeps_json(annotation.left) and keeps_json(annotation.right)
+    if isinstance(annotation, ast.Name):
+        return annotation.id in _JSON_NAMES
+    if isinstance(annotation, ast.Constant):
+        return annotation.value is None
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
+        return False
+    outer, inner = annotation.value.id, annotation.slice
+    items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+    if outer == "Annotated":
+        return keeps_json(items[0])
+    if outer == "Literal":
+        return all(
+            isinstance(i, ast.Constant) and (i.value is None or type(i.value) in (str, bool))
+            for i in items
+        )
+    if outer == "list":
+        return len(items) == 1 and keeps_json(items[0])
+    if outer == "dict":
+        key = items[0]
+        return (
+            len(items) == 2
+            and isinstance(key, ast.Name)
+            and key.id in ("str", "StrictStr")
+            and keeps_json(items[1])
+        )
+    return False
 
 
 @dataclass(frozen=True)
 class ModuleChecks:
-    """A module's validators, the functions they call, and the helpers those need."""
+    """A module's validators, the functions they call, the helpers those need (from the
+    package's ``_types``) and the names the validators' signatures use (from pydantic)."""
 
     classes: tuple[ClassCheck, ...]
     functions: str
     helpers: tuple[str, ...]
+    pydantic: tuple[str, ...] = ()
 
 
 def _snake(name: str) -> str:
@@ -61,35 +210,98 @@ def _snake(name: str) -> str:
 def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile]) -> ModuleChecks:
     """The validators of every class that ``schemas`` define in one module."""
     compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
-    classes = []
+    found = []
     for schema in schemas:
         rel = schema.rel.as_posix()
         for pointer, title in schema.classes.items():
             node = resolve_pointer(schema.data, pointer)
             guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
-                shown = schema.file_pointer(pointer)
-                classes.append(ClassCheck(title, tuple(_method(title, rel, shown, guards))))
+                fields = _scalars(skeleton, rel, pointer, node)
+                found.append((title, rel, schema.file_pointer(pointer), fields, guards))
     functions = compiler.out.source if compiler.out.lines else ""
+    bodies = [["def _(x):", *("    " + line for line in guards)] for *_, guards in found]
+    uses: dict[str, Uses] = {}
     if functions:
-        functions, methods = inline_calls(functions, [list(c.lines) for c in classes])
-        classes = [
-            ClassCheck(c.class_name, tuple(m)) for c, m in zip(classes, methods, strict=True)
-        ]
-    text = functions + "\n".join(line for c in classes for line in c.lines)
-    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)}
-    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)))
+        functions, bodies, uses = inline_calls(functions, bodies)
+    classes = []
+    for (title, rel, pointer, fields, _), body in zip(found, bodies, strict=True):
+        reach = footprint(uses_of(ast.parse("\n".join(body))), uses)
+        if reach is not WHOLE and not reach.keys <= fields.keys():
+            # A property no field holds: the value as given, read once.
+            reach = WHOLE
+        guards = [line[4:] for line in body[1:]]
+        lines = tuple(_method(title, rel, pointer, guards, reach))
+        if reach is WHOLE:
+            after = tuple(_method(title, rel, pointer, guards, Footprint(frozenset(), frozenset())))
+            classes.append(ClassCheck(title, lines, whole=after))
+        else:
+            raw = tuple(sorted(n for n in reach.read if not fields[n]))
+            read = tuple(sorted(n for n in reach.read if fields[n]))
+            present = tuple(sorted(reach.present))
+            fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if raw else ()
+            classes.append(ClassCheck(title, lines, raw, read, present, fallback))
+    text = functions + "\n".join(
+        line for c in classes for line in (*c.lines, *c.fallback, *c.whole)
+    )
+    # Those of the views and signatures that a method uses, once written for its class.
+    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)} | set(_VIEWS)
+    signatures = set(_SIGNATURES) if classes else set()
+    return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
-def _method(title: str, rel: str, pointer: str, guards: list[str]) -> list[str]:
+_VIEWS = ("_json_view", "_parsed", "_view", "_whole")  # the JSON runtime's readers of an instance
+_SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
+
+
+def _scalars(skeleton: Skeleton, rel: str, pointer: str, node: Any) -> dict[str, bool]:
+    """Each property of the class at ``pointer`` that is a field of its own (the skeleton
+    types its ``properties``), and whether the field's value is a JSON scalar: a type of
+    scalars, a string ``enum`` or ``const`` (any other, a class, an array or an object, is
+    read as given rather than dumped)."""
+    if "properties" not in skeleton.kept_at(rel, pointer):
+        return {}
+    found = {}
+    for name, sub in node["properties"].items():
+        kept = skeleton.kept_at(rel, f"{pointer}/properties/{escape_pointer(name)}")
+        kinds = sub.get("type") if isinstance(sub, dict) else None
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        typed = "type" in kept and isinstance(kinds, list) and set(kinds) <= _SCALARS
+        found[name] = typed or bool(kept & {"enum", "const"})
+    return found
+
+
+_SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo")
+
+
+def _method(
+    title: str, rel: str, pointer: str, guards: list[str], reach: Footprint | None
+) -> list[str]:
+    """The validator method: ``after`` reading the fields of ``reach`` from the instance
+    (:data:`VIEW`), or ``wrap`` reading the value as given (``reach`` :data:`WHOLE`)."""
     where = f"schemas/{rel}" + (f"#{pointer}" if pointer else "")
+    doc = f'    """Enforce what the field types of {title} cannot, as {where} does."""'
+    name = f"_check_{_snake(title)}"
+    if reach is not WHOLE:
+        return [
+            '@model_validator(mode="after")',
+            f"def {name}(self, info: ValidationInfo) -> Self:",
+            doc,
+            VIEW,
+            *("    " + line for line in guards),
+            "    return self",
+        ]
     return [
-        '@model_validator(mode="after")',
-        f"def _check_{_snake(title)}(self) -> Self:",
-        f'    """Enforce what the field types of {title} cannot, as {where} does."""',
-        "    x = _json_view(self)",
+        '@model_validator(mode="wrap")',
+        "@classmethod",
+        f"def {name}(",
+        "    cls, value: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo",
+        ") -> Self:",
+        doc,
+        "    model = handler(value)",
+        "    x = value if _parsed(info) else _json_view(model)",
         *("    " + line for line in guards),
-        "    return self",
+        "    return model",
     ]
 
 

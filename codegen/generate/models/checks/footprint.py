@@ -1,0 +1,144 @@
+"""Which properties of an object a compiled check reads: its *footprint*.
+
+A class's validator needs the instance as JSON only where its guard clauses look. This module
+reads the compiled code (a predicate function of ``x``, or the body of a validator) and finds,
+for its value ``x``, the properties whose values it reads (``x["name"]``), those whose presence
+alone it tests (``"name" in x``), and the functions ``x`` is handed to whole. Any other use of
+``x`` (its length, its items, a JSON comparison of the whole value) needs the whole object:
+:data:`WHOLE`. Tests of its type (``type(x) is dict``) need nothing.
+
+:class:`Uses` is what one function says of its own ``x``; :func:`footprint` resolves the calls
+through the module's functions (a call that comes back to a function being resolved needs the
+whole object).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+__all__ = ["WHOLE", "Footprint", "Uses", "footprint", "uses_of"]
+
+# The compiled predicates: _v (a boolean), _a (annotations), _b (a boolean of an _a).
+_PREDICATE = re.compile(r"_[vab]\d+")
+# A runtime helper that calls each function of its second argument on its first.
+_APPLY_EACH = frozenset({"_exactly_one"})
+
+
+@dataclass
+class Uses:
+    """How one function (or validator body) uses its ``x``."""
+
+    read: set[str] = field(default_factory=set)  # properties whose values it reads
+    present: set[str] = field(default_factory=set)  # properties whose presence it tests
+    calls: set[str] = field(default_factory=set)  # functions it hands x to, whole
+    whole: bool = False  # anything else: the whole value
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The properties a check reads the values of, and those it only tests the presence of."""
+
+    read: frozenset[str]
+    present: frozenset[str]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return self.read | self.present
+
+
+WHOLE = None
+"""The footprint of a check that needs the whole object."""
+
+
+def _parents(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST]]:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            yield child, node
+            stack.append(child)
+
+
+def uses_of(tree: ast.AST, name: str = "x") -> Uses:
+    """How the code in ``tree`` uses the value named ``name``."""
+    uses = Uses()
+    for node, parent in _parents(tree):
+        if isinstance(node, ast.Name) and node.id == name:
+            _use(uses, node, parent)
+    return uses
+
+
+def _use(uses: Uses, node: ast.Name, parent: ast.AST) -> None:
+    """Record one use of the value (``node``, in ``parent``)."""
+    if isinstance(node.ctx, ast.Store):
+        uses.whole = True  # the name is bound again: nothing is known of what it holds
+    elif (
+        isinstance(parent, ast.Subscript)
+        and parent.value is node
+        and isinstance(parent.slice, ast.Constant)
+        and isinstance(parent.slice.value, str)
+    ):
+        uses.read.add(parent.slice.value)
+    elif (
+        isinstance(parent, ast.Compare)
+        and len(parent.ops) == 1
+        and isinstance(parent.ops[0], ast.In | ast.NotIn)
+        and parent.comparators[0] is node
+        and isinstance(parent.left, ast.Constant)
+        and isinstance(parent.left.value, str)
+    ):
+        uses.present.add(parent.left.value)
+    elif (callee := _callee(parent, node)) == "type":
+        pass  # a test of its type
+    elif callee is not None and _PREDICATE.fullmatch(callee):
+        uses.calls.add(callee)
+    elif callee in _APPLY_EACH and isinstance(parent, ast.Call) and len(parent.args) == 2:
+        functions = parent.args[1]
+        items = functions.elts if isinstance(functions, ast.Tuple) else [functions]
+        for item in items:
+            if isinstance(item, ast.Name) and _PREDICATE.fullmatch(item.id):
+                uses.calls.add(item.id)
+            elif not (isinstance(item, ast.Name) and item.id == "_true"):
+                uses.whole = True
+    else:
+        uses.whole = True
+
+
+def _callee(parent: ast.AST, node: ast.Name) -> str | None:
+    """The name of the function ``parent`` calls with ``node`` as its first argument (and no
+    other, but for :data:`_APPLY_EACH`), if it does."""
+    if (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.args
+        and parent.args[0] is node
+        and not parent.keywords
+        and (len(parent.args) == 1 or parent.func.id in _APPLY_EACH)
+    ):
+        return parent.func.id
+    return None
+
+
+def footprint(uses: Uses, functions: Mapping[str, Uses]) -> Footprint | None:
+    """What ``uses`` reads once the calls are followed through ``functions`` (the uses of
+    each function of the module by name), or :data:`WHOLE`."""
+    read, present = set(uses.read), set(uses.present)
+    seen: set[str] = set()
+    pending = list(uses.calls)
+    if uses.whole:
+        return WHOLE
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        callee = functions.get(name)
+        if callee is None or callee.whole:
+            return WHOLE
+        read |= callee.read
+        present |= callee.present
+        pending += callee.calls
+    return Footprint(frozenset(read), frozenset(present - read))
