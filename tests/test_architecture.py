@@ -28,11 +28,12 @@ FORBIDDEN = {
     # generate's rooms (codegen/generate/__init__.py): plan -> models | consumers -> files ->
     # contract, rules; the two rooms of the models one way, types below checks.
     **{shared: ("codegen.generate.files", "codegen.generate.models", "codegen.generate.consumers",
-                "codegen.generate.plan")
+                "codegen.generate.plan", "codegen.generate.plan_tree")
        for shared in ("codegen.generate.contract", "codegen.generate.rules")},
     "codegen.generate.files": ("codegen.generate.models", "codegen.generate.consumers",
-                               "codegen.generate.plan"),
-    "codegen.generate.models": ("codegen.generate.consumers", "codegen.generate.plan"),
+                               "codegen.generate.plan", "codegen.generate.plan_tree"),
+    "codegen.generate.models": ("codegen.generate.consumers", "codegen.generate.plan",
+                                "codegen.generate.plan_tree"),
     "codegen.generate.models.types": ("codegen.generate.models.checks",
                                       *(f"codegen.generate.models.{name}"
                                         for name in ("_dmcg", "modules", "assemble", "postprocess",
@@ -40,7 +41,8 @@ FORBIDDEN = {
     "codegen.generate.models.checks": tuple(f"codegen.generate.models.{name}"
                                             for name in ("_dmcg", "modules", "assemble",
                                                          "postprocess", "deferred", "package")),
-    "codegen.generate.consumers": ("codegen.generate.models", "codegen.generate.plan"),
+    "codegen.generate.consumers": ("codegen.generate.models", "codegen.generate.plan",
+                                   "codegen.generate.plan_tree"),
     "codegen.lint": ("codegen.breaking", *CLI),
     "codegen.breaking": ("codegen.lint", *CLI),
     "maverick.output": ("maverick.agents", "maverick.workflows", "claude_agent_sdk"),

@@ -120,7 +120,7 @@ def _warm_up(config: Config) -> None:
     from codegen.generate.files.fmt import ruff_binary  # noqa: PLC0415
     from codegen.generate.files.header import templates  # noqa: PLC0415
     from codegen.generate.models._dmcg import is_warm, warm_up  # noqa: PLC0415
-    from codegen.generate.plan import preload  # noqa: PLC0415
+    from codegen.generate.plan_tree import preload  # noqa: PLC0415
 
     if not is_warm():
         warm_up()

@@ -17,7 +17,8 @@ Three rooms, each a package that says what it owns, and the plan that uses them 
                        the structured-output bundles, the npm package and its TypeScript
                        declarations, the Markdown catalog
     plan               renders every output in memory from the rooms above; writer writes it,
-                       drift compares it, export writes it elsewhere
+                       drift compares it, export writes it elsewhere; plan_tree keeps this
+                       process's last tree (--watch) and counts the worker processes
     refusals           every file the plan refuses, with every reason, in one run (and what
                        ``init --exclude-refused`` writes to ``exclude``)
 

@@ -23,10 +23,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
-from codegen.core.errors import CodegenError, SchemaError
+from codegen.core.errors import SchemaError
 from codegen.core.inputs import contract_inputs, raw_schema_files, tree_inputs
-from codegen.core.loader import SchemaTree, load_tree
-from codegen.core.resolve import Problem
+from codegen.core.loader import SchemaTree
 from codegen.core.scratch import scratch_dir
 from codegen.generate.consumers.docs import folder_link, render_docs
 from codegen.generate.consumers.documents import Documents
@@ -56,12 +55,13 @@ from codegen.generate.files.units import (
     module_path,
     to_regenerate,
 )
-from codegen.generate.models._dmcg import WORKER_MIN_CHARS, WORKER_MIN_FILES, Generator, is_warm
+from codegen.generate.models._dmcg import WORKER_MIN_CHARS, Generator
 from codegen.generate.models.modules import Modules, closure_of
 from codegen.generate.models.package import data_path, own_files
-from codegen.generate.refusals import Refusals
+from codegen.generate.plan_tree import load_checked, start_workers, wanted_workers
 
-__all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated", "preload"]
+__all__ = ["HEADER_MARK", "Plan", "build_plan", "is_generated"]
+
 
 HEADER_MARK = f"# {GENERATED_MARK}"
 
@@ -165,60 +165,6 @@ def is_generated(text: str) -> bool:
     return text.startswith(HEADER_MARK)
 
 
-_LOADED: dict[Path, SchemaTree] = {}
-"""The tree this process last loaded from each schema folder: a generation re-parses only the
-files whose bytes changed since (``generate --watch`` saves one file at a time)."""
-
-
-def preload(config: Config) -> None:
-    """Parse the schema tree into this process's cache, so that the next generation re-parses
-    only the files that changed (``generate --watch``, whose first generation found everything
-    up to date without parsing); a tree that does not load is left to that generation."""
-    try:
-        tree = load_tree(
-            config.schema_dir, reuse=_LOADED.get(config.schema_dir), options=config.loading
-        )
-    except CodegenError:
-        return
-    _LOADED.clear()
-    _LOADED[config.schema_dir] = tree
-
-
-def _workers(files: int, previous: Previous, tree_digest: str) -> int:
-    """How many worker processes to start before the tree is even read: two for a first
-    generation of a large tree, one when a large tree changed (its import of the generator
-    overlaps the reading), none when nothing changed, the tree is small or this process has
-    the generator ready (``generate --watch``)."""
-    if previous.manifest is not None and previous.manifest.inputs == tree_digest:
-        return 0
-    if previous.manifest is None:
-        return 2 if files >= 2 * WORKER_MIN_FILES else int(files >= WORKER_MIN_FILES)
-    return int(files >= WORKER_MIN_FILES and not is_warm())
-
-
-def _wanted_workers(files: int, *, started: int) -> int:
-    """How many workers generate ``files`` schema files: two for a large set (each takes a
-    part), one for a set of middle size or when one was started already, else none."""
-    if files >= 2 * WORKER_MIN_FILES:
-        return 2
-    return 1 if files >= WORKER_MIN_FILES or (started and files) else 0
-
-
-def _load(config: Config, raw: Sequence[tuple[str, bytes]]) -> tuple[SchemaTree, Refusals]:
-    """The tree (reusing this process's last one), and every problem of it, not the first."""
-    problems: list[Problem] = []
-    tree = load_tree(
-        config.schema_dir,
-        reuse=_LOADED.get(config.schema_dir),
-        read=dict(raw),
-        options=config.loading,
-        problems=problems,
-    )
-    _LOADED.clear()  # one tree kept, the last one
-    _LOADED[config.schema_dir] = tree
-    return tree, Refusals(tree, problems)
-
-
 def build_plan(
     config: Config,
     *,
@@ -242,12 +188,12 @@ def build_plan(
     tree_digest = tree_inputs(config, raw)
     with ExitStack() as stack:
         # Workers start first: their import of the generator overlaps the loading below.
-        early = _workers(len(raw), previous, tree_digest) - len(workers)
+        early = start_workers(len(raw), previous, tree_digest) - len(workers)
         workers = [
             *workers,
             *(stack.enter_context(Generator(in_worker=True)) for _ in range(early)),
         ]
-        tree, refusals = _load(config, raw)
+        tree, refusals = load_checked(config, raw)
         contracts = contracts_of(config, tree)
         inputs = {c.name: contract_inputs(tree, c.schema, config) for c in contracts}
         group = cyclic_group(tree, contracts)
@@ -261,7 +207,7 @@ def build_plan(
         refusals.check(config.shown_schema_dir)
         closure = closure_of(tree, todo)
         large = sum(len(s.text) for s in closure) >= WORKER_MIN_CHARS  # a worker, even for one
-        wanted = _wanted_workers(len(closure), started=len(workers) or int(large))
+        wanted = wanted_workers(len(closure), started=len(workers) or int(large))
         workers += [
             stack.enter_context(Generator(in_worker=True)) for _ in range(wanted - len(workers))
         ]
