@@ -19,12 +19,9 @@ as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
 Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
 is read once: the inner validator reads the same parsed value the outer one does.
 
-The guards raise a ``PydanticCustomError`` at the first part that does not hold:
-
-* each cross-field rule (a root ``if``/``then``/``else``, an ``allOf`` entry, each
-  ``dependentRequired`` and ``dependentSchemas`` entry) on its own, with the rule's
-  ``description`` as the message (error type ``schema_rule``);
-* then everything else the types leave out (error type ``schema``), naming the file.
+The guards (:mod:`~codegen.generate.models.checks.class_guards`) raise a
+``PydanticCustomError`` at the first part that does not hold: each cross-field rule on its own,
+then everything else the types leave out.
 
 The predicates themselves are module-level functions
 (:mod:`codegen.generate.models.checks.predicates`), and the JSON helpers they call come from the
@@ -34,14 +31,13 @@ package's ``_types`` module.
 from __future__ import annotations
 
 import ast
-import contextlib
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.checks.class_guards import ClassGuards
 from codegen.generate.models.checks.footprint import (
     WHOLE,
     Footprint,
@@ -51,15 +47,11 @@ from codegen.generate.models.checks.footprint import (
 )
 from codegen.generate.models.checks.inline import inline_calls
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
-from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
+from codegen.generate.models.checks.predicates import PredicateCompiler
 from codegen.generate.models.types.fields import json_name
 from codegen.generate.models.types.skeleton import Skeleton
-from codegen.generate.rules import find_rules, is_base, rule_message
 
 __all__ = ["ClassCheck", "ModuleChecks", "module_checks"]
-
-_RULE_KEYS = frozenset({"if", "then", "else", "dependentRequired", "dependentSchemas", "allOf"})
-_CONDITIONAL = frozenset({"if", "then", "else", "description", "$comment"})
 
 
 @dataclass(frozen=True)
@@ -215,7 +207,7 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
         rel = schema.rel.as_posix()
         for pointer, title in schema.classes.items():
             node = resolve_pointer(schema.data, pointer)
-            guards = _ClassGuards(compiler, skeleton, schema, pointer).guards(node)
+            guards = ClassGuards(compiler, skeleton, schema, pointer).guards(node)
             if guards:
                 fields = _scalars(skeleton, rel, pointer, node)
                 found.append((title, rel, schema.file_pointer(pointer), fields, guards))
@@ -251,6 +243,8 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
 
 
 _VIEWS = ("_json_view", "_parsed", "_view", "_whole")  # the JSON runtime's readers of an instance
+
+
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
 
 
@@ -303,141 +297,3 @@ def _method(
         *("    " + line for line in guards),
         "    return model",
     ]
-
-
-class _ClassGuards:
-    def __init__(
-        self, compiler: PredicateCompiler, skeleton: Skeleton, schema: SchemaFile, pointer: str
-    ) -> None:
-        self.c = compiler
-        self.skeleton = skeleton
-        self.schema = schema
-        self.rel = schema.rel.as_posix()
-        self.pointer = pointer
-
-    def where(self, pointer: str) -> str:
-        """Internal ``pointer`` as the file is written: its ``rule`` in an error."""
-        return f"{self.rel}#{self.schema.file_pointer(pointer)}"
-
-    def raise_lines(self, kind: str, message: str, where: str) -> list[str]:
-        return [
-            "    raise PydanticCustomError(",
-            f"        {kind!r}, {message!r}, {{'rule': {where!r}}}",
-            "    )",
-        ]
-
-    def guards(self, node: Any) -> list[str]:
-        key = (self.rel, self.pointer)
-        kept = self.skeleton.kept.get(key, frozenset())
-        splittable = isinstance(node, dict) and not (
-            {"unevaluatedProperties", "unevaluatedItems"} & set(node) - kept
-        )
-        lines: list[str] = []
-        if splittable and self.bases_are_classes(node):
-            for rule_pointer, rule in find_rules(node):
-                lines += self.rule(self.pointer + rule_pointer, rule, node)
-            if "properties" in kept:
-                lines += self.properties(node)
-                self.c.own_properties.add(key)
-            # The rest, without the rules (their only-$ref allOf entries are bases: classes).
-            self.skeleton.kept[key] = kept | _RULE_KEYS
-            try:
-                rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
-            finally:
-                self.skeleton.kept[key] = kept
-                self.c.own_properties.discard(key)
-        elif splittable:
-            # A base that is no class of its own: the rules are checked one by one, and the
-            # whole schema once more with every keyword (the base's included).
-            for rule_pointer, rule in find_rules(node):
-                lines += self.rule(self.pointer + rule_pointer, rule, node)
-            rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
-        else:
-            rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
-        if rest is not None:
-            where = self.where(self.pointer)
-            message = f"the value does not satisfy schemas/{where}"
-            lines += [f"if not {rest}(x):", *self.raise_lines("schema", message, where)]
-        return lines
-
-    def properties(self, node: dict[str, Any]) -> list[str]:
-        """One guard per property whose schema says more than its field's type."""
-        lines = []
-        for name, sub in node["properties"].items():
-            here = f"{self.pointer}/properties/{escape_pointer(name)}"
-            check = self.c.boolean(self.schema, here, residual=True)
-            if check:
-                kept = self.skeleton.kept.get((self.rel, here), frozenset())
-                message = f"{name}: {_describe(self.schema, here, sub, kept)}"
-                test = f"{name!r} in x and not {check}(x[{name!r}])"
-                lines += [f"if {test}:", *self.raise_lines("schema", message, self.where(here))]
-        return lines
-
-    def bases_are_classes(self, node: dict[str, Any]) -> bool:
-        """Whether every ``allOf`` reference names a class, and the skeleton made each base
-        one of the class's bases (not so in a tree of dynamic references, or for a root model)."""
-        for index, entry in enumerate(node.get("allOf") or []):
-            if isinstance(entry, dict) and "$ref" in entry and isinstance(entry["$ref"], str):
-                target, pointer = self.c.tree.resolve(self.schema, entry["$ref"])
-                if (target.rel.as_posix(), pointer) not in self.skeleton.classes:
-                    return False
-                here = (self.rel, f"{self.pointer}/allOf/{index}")
-                if is_base(entry) and "$ref" not in self.skeleton.kept.get(here, frozenset()):
-                    return False
-        return True
-
-    def check(self, pointer: str) -> str:
-        return self.c.boolean(self.schema, pointer) or "_true"
-
-    def rule(self, pointer: str, rule: Any, node: dict[str, Any]) -> list[str]:
-        own = self.schema.file_pointer(pointer)[len(self.schema.file_pointer(self.pointer)) :]
-        message = rule_message(pointer[len(self.pointer) :], rule, node, shown=own)
-        where = self.where(pointer)
-        if pointer == self.pointer and "if" not in rule:
-            return []  # then or else without if: they never apply
-        if isinstance(rule, dict) and "if" in rule and set(rule) <= _CONDITIONAL:
-            condition = self.check(f"{pointer}/if")
-            then = self.check(f"{pointer}/then") if "then" in rule else None
-            other = self.check(f"{pointer}/else") if "else" in rule else None
-            if then and other:
-                test = f"not ({then}(x) if {condition}(x) else {other}(x))"
-            elif then:
-                test = f"{condition}(x) and not {then}(x)"
-            elif other:
-                test = f"not {condition}(x) and not {other}(x)"
-            else:
-                return []
-        elif pointer_tokens(pointer)[-2] == "dependentRequired":
-            needed = " and ".join(f"{n!r} in x" for n in resolve_pointer(self.schema.data, pointer))
-            subject = pointer_tokens(pointer)[-1]
-            test = f"type(x) is dict and {subject!r} in x and not ({needed or 'True'})"
-        elif pointer_tokens(pointer)[-2] == "dependentSchemas":
-            subject = pointer_tokens(pointer)[-1]
-            test = f"type(x) is dict and {subject!r} in x and not {self.check(pointer)}(x)"
-        else:
-            test = f"not {self.check(pointer)}(x)"
-        return [f"if {test}:", *self.raise_lines("schema_rule", message, where)]
-
-
-def _describe(schema: SchemaFile, pointer: str, node: Any, kept: frozenset[str]) -> str:
-    """What a schema says beyond its field's type, for an error message: each keyword as the
-    file writes it (draft-04's ``maximum`` and ``exclusiveMaximum: true``, not the internal
-    form's ``exclusiveMaximum``)."""
-    if node is False:
-        return "the property is not allowed"
-    if not isinstance(node, dict):
-        return "the value does not satisfy its schema"
-    said = [k for k in node if k not in kept and k not in ANNOTATIONS and k != "$id"]
-    parts = []
-    for key in said:
-        written = schema.file_pointer(f"{pointer}/{escape_pointer(key)}")
-        name, value = key, node[key]
-        if written != schema.file_pointer(pointer) + f"/{escape_pointer(key)}":
-            name = pointer_tokens(written)[-1]
-            with contextlib.suppress(LookupError):
-                value = resolve_pointer(schema.document, written)
-        text = (
-            f"{name} {json.dumps(value)}" if isinstance(value, str | int | float | bool) else name
-        )
-        parts.append(text)
-    return "the value does not satisfy " + (", ".join(dict.fromkeys(parts)) or "its schema")
