@@ -1,0 +1,368 @@
+"""How much the generated models say: maverick-codegen beside plain datamodel-code-generator.
+
+For each schema both generators take, the generated modules are read with ``ast`` (never
+imported) and counted:
+
+* ``fields``: every annotated field of a model class (``model_config`` and ``ClassVar`` aside),
+  a root model's ``root`` included;
+* ``vague``: a field whose type, ``Annotated``, ``None`` and ``MISSING`` set aside, is or holds
+  as a member of its union ``Any``, ``object``, ``dict[str, Any]``, ``list[Any]`` (or an
+  unparameterised ``dict`` or ``list``): a ``RootModel[Any]`` is one;
+* ``typed``: the others;
+* ``classes``: model classes (``Enum`` classes apart), ``enums``: the ``Enum`` classes;
+* ``enum/Literal/format``: fields whose type names a ``Literal``, an ``Enum`` class or a format
+  type (``datetime``, ``date``, ``time``, ``timedelta``, ``UUID``, the address and URL types).
+
+maverick-codegen's modules of a schema are its file's module and every module of the package
+it imports (relative imports, followed); plain datamodel-code-generator's are everything it
+generates from the file (``DataModelType.PydanticV2BaseModel``, its other options as they are).
+
+CORPUS_DIR is either ``tests/corpus`` (``sources.json``: maverick-codegen generates each source
+folder once, as tests/test_corpus.py runs it; the other generator takes each file where it lies)
+or a folder in SchemaStore's layout (``schemas/json/NAME.json``: each schema alone with the
+schemas it references, as ``bench/bench_corpus.py`` runs it). Each generation runs in a process
+of its own, within ``--timeout`` seconds; ``--jobs`` at a time.
+
+Usage: python bench/bench_typed.py CORPUS_DIR [--only NAME ...] [--jobs 2] [--timeout 300]
+           [--json FILE] [--plain-from FILE] [--show NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import contextlib
+import io
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
+FORMAT_TYPES = {
+    "datetime", "date", "time", "timedelta", "UUID", "UUID1", "UUID3", "UUID4", "UUID5",
+    "AwareDatetime", "NaiveDatetime", "AnyUrl", "AnyHttpUrl", "HttpUrl", "EmailStr",
+    "NameEmail", "IPv4Address", "IPv6Address", "IPvAnyAddress", "IPv4Network", "IPv6Network",
+    "IPvAnyNetwork", "IPv4Interface", "IPv6Interface", "IPvAnyInterface", "FileUrl",
+    "AnyUrlStr", "Base64Str", "Base64Bytes",
+}  # fmt: skip
+VAGUE_NAMES = {"Any", "object"}
+CONTAINERS = {"dict", "Dict", "Mapping", "list", "List", "Sequence"}
+NOTHING = {"None", "MISSING", "MissingType"}
+COLUMNS = ("schemas", "fields", "vague", "typed", "classes", "enums", "enum/Literal/format")
+
+
+# ------------------------------------------------------------------------------- counting
+def _name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _members(node: ast.AST) -> list[ast.AST]:
+    """The members of a type, ``Annotated``, ``Optional``, unions and nothing set aside."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return [node]
+    if isinstance(node, ast.Constant) and node.value is None:
+        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _members(node.left) + _members(node.right)
+    if isinstance(node, ast.Subscript):
+        head = _name(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "Annotated":
+            return _members(args[0])
+        if head in ("Optional", "Union"):
+            return [m for a in args for m in _members(a)]
+    if _name(node) in NOTHING:
+        return []
+    return [node]
+
+
+def _vague(member: ast.AST) -> bool:
+    name = _name(member)
+    if name in VAGUE_NAMES or name in CONTAINERS:
+        return True
+    if isinstance(member, ast.Subscript) and _name(member.value) in CONTAINERS:
+        args = member.slice.elts if isinstance(member.slice, ast.Tuple) else [member.slice]
+        return any(m for m in _members(args[-1]) if _name(m) in VAGUE_NAMES) or not _members(
+            args[-1]
+        )
+    return False
+
+
+def _specific(annotation: ast.AST, enums: set[str]) -> bool:
+    """Whether a type names a Literal, an Enum class or a format type."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            with contextlib.suppress(SyntaxError):
+                if _specific(ast.parse(node.value, mode="eval").body, enums):
+                    return True
+        name = _name(node)
+        if name == "Literal" or name in enums or name in FORMAT_TYPES:
+            return True
+    return False
+
+
+def count_modules(texts: list[str]) -> Counter[str]:
+    """The counts of the modules ``texts`` (see the module's docstring)."""
+    trees = [ast.parse(text) for text in texts]
+    classes = [n for t in trees for n in t.body if isinstance(n, ast.ClassDef)]
+    enums = {c.name for c in classes if any(_name(b) in ENUM_BASES for b in c.bases)}
+    counts: Counter[str] = Counter(enums=len(enums))
+    for cls in classes:
+        if cls.name in enums:
+            continue
+        counts["classes"] += 1
+        fields = [
+            n
+            for n in cls.body
+            if isinstance(n, ast.AnnAssign)
+            and isinstance(n.target, ast.Name)
+            and n.target.id != "model_config"
+            and "ClassVar" not in ast.dump(n.annotation)
+        ]
+        if not fields:  # a root model without its own ``root`` line: the base's parameter
+            for base in cls.bases:
+                if isinstance(base, ast.Subscript) and _name(base.value) == "RootModel":
+                    fields.append(ast.AnnAssign(ast.Name("root"), base.slice, None, 1))
+        for field in fields:
+            counts["fields"] += 1
+            members = _members(field.annotation)
+            if not members or any(_vague(m) for m in members):
+                counts["vague"] += 1
+                continue
+            counts["typed"] += 1
+            counts["enum/Literal/format"] += _specific(field.annotation, enums)
+    return counts
+
+
+# ------------------------------------------------------------------------------- generating
+def _maverick_modules(project: Path, package: str, rels: list[str]) -> dict[str, Any]:
+    """``generate`` in ``project``; each file of ``rels``: its module and every module of the
+    package it imports, counted."""
+    from codegen.cli import main as cli_main
+    from codegen.core.config import load_config
+    from codegen.core.loader import load_tree
+
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = cli_main(["--config", str(project / "pyproject.toml"), "generate"], io.StringIO())
+    if code != 0:
+        return {"status": "refused", "detail": stderr.getvalue().strip()[:300]}
+    config = load_config(project / "pyproject.toml")
+    tree = load_tree(project / "schemas", options=config.loading)
+    out = project / "out" / package
+    counted = {}
+    for rel in rels:
+        schema = tree.by_rel.get(PurePosixPath(rel))
+        if schema is None:
+            continue
+        start = out.joinpath(*schema.module_parts).with_suffix(".py")
+        seen: set[Path] = set()
+        pending = [start]
+        while pending:
+            path = pending.pop()
+            if path in seen or not path.is_file() or path.name.startswith("_"):
+                continue
+            seen.add(path)
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.level and node.module:
+                    base = path.parent
+                    for _ in range(node.level - 1):
+                        base = base.parent
+                    pending.append(base.joinpath(*node.module.split(".")).with_suffix(".py"))
+        texts = [p.read_text(encoding="utf-8") for p in sorted(seen)]
+        counted[rel] = {"status": "generated", "counts": dict(count_modules(texts))}
+    return {"status": "generated", "files": counted}
+
+
+def _plain(path: Path) -> dict[str, Any]:
+    import datamodel_code_generator as dmcg
+    from datamodel_code_generator.parser.jsonschema import JsonSchemaParser
+
+    def no_network(self: Any, url: str) -> str:
+        raise RuntimeError(f"{url}: nothing is fetched from the network")
+
+    JsonSchemaParser._get_text_from_url = no_network  # type: ignore[method-assign]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = dmcg.generate(
+                path,
+                input_file_type=dmcg.InputFileType.JsonSchema,
+                output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
+            )
+    except Exception as exc:  # its refusal: it raises on what it does not take
+        return {"status": "refused", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+    texts = [str(code)] if not isinstance(code, dict) else [str(v) for v in code.values()]
+    try:
+        return {"status": "generated", "counts": dict(count_modules(texts))}
+    except SyntaxError as exc:
+        return {"status": "refused", "detail": f"does not parse: {exc}"}
+
+
+def _one(request: list[str]) -> dict[str, Any]:
+    """In a process of its own: one generation, counted."""
+    sys.setrecursionlimit(10_000)
+    kind, root, name = request
+    folder = Path(root)
+    if kind == "plain-store":
+        return _plain(folder / "schemas" / "json" / f"{name}.json")
+    if kind == "plain-corpus":
+        return _plain(folder / "schemas" / name)
+    with tempfile.TemporaryDirectory(prefix="bench-typed-") as tmp:
+        if kind == "maverick-store":
+            from tests import _schemastore
+
+            project = _schemastore.project(
+                _schemastore.Folder(folder), name, Path(tmp) / "p", "typed"
+            )
+            return _maverick_modules(project, "typed", [f"{name}.json"])
+        from tests import _corpus
+
+        assert folder.resolve() == _corpus.CORPUS.resolve(), "tests/corpus only"
+        files = [f for f in _corpus.sources()[name] if f not in _corpus.REFUSED]
+        project, package = _corpus._project(Path(tmp), name, files)
+        return _maverick_modules(project, package, files)
+
+
+def _ask(request: list[str], timeout: float) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--one", *request]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    try:
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        return {"status": "crashed", "detail": tail[:300]}
+    return result
+
+
+def _requests(folder: Path, only: list[str] | None) -> list[tuple[str, list[str]]]:
+    """(generator, request) of every generation the corpus asks for."""
+    if (folder / "schemas" / "json").is_dir():
+        names = sorted(p.stem for p in (folder / "schemas" / "json").glob("*.json"))
+        names = [n for n in names if not only or n in only]
+        return [
+            (g, [f"{g}-store", str(folder), n]) for n in names for g in ("maverick", "plain")
+        ]
+    manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))["files"]
+    sources = sorted({e["source"] for e in manifest if not only or e["source"] in only})
+    files = [e["file"] for e in manifest if e["source"] in sources]
+    return [("maverick", ["maverick-corpus", str(folder), s]) for s in sources] + [
+        ("plain", ["plain-corpus", str(folder), f]) for f in files
+    ]
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--one"]:
+        answers, sys.stdout = sys.stdout, sys.stderr  # what the generators print is no answer
+        answers.write(json.dumps(_one(sys.argv[2:5])) + "\n")
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="tests/corpus or a SchemaStore-layout folder")
+    parser.add_argument("--only", action="append", help="only this schema or source (repeatable)")
+    parser.add_argument("--jobs", type=int, default=2, help="generations at a time (default 2)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per generation")
+    parser.add_argument("--json", type=Path, help="write every schema's counts to this file")
+    parser.add_argument("--show", action="append", help="print this schema's counts")
+    parser.add_argument(
+        "--plain-from", type=Path, help="datamodel-code-generator's counts from an earlier --json"
+    )
+    args = parser.parse_args()
+    requests = _requests(args.folder.resolve(), args.only)
+    start = time.perf_counter()
+    results: dict[str, dict[str, Any]] = {"maverick": {}, "plain": {}}
+    if args.plain_from:
+        results["plain"] = json.loads(args.plain_from.read_text(encoding="utf-8"))["plain"]
+        requests = [(g, r) for g, r in requests if g != "plain"]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(_ask, r, args.timeout): (g, r) for g, r in requests}
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            generator, request = futures[future]
+            result = future.result()
+            if generator == "maverick" and "files" in result:
+                results[generator].update(result["files"])
+            elif generator == "maverick" and request[0] == "maverick-corpus":
+                results[generator][request[2]] = result  # the whole source
+            else:
+                name = request[2] if request[0] != "maverick-store" else f"{request[2]}.json"
+                results[generator][name] = result
+            print(f"[{done}/{len(requests)}] {generator} {request[2]}", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    print(report(args.folder, results, elapsed, args.show or []))
+
+
+def report(
+    folder: Path, results: dict[str, dict[str, Any]], elapsed: float, show: list[str]
+) -> str:
+    both = sorted(
+        name
+        for name, result in results["maverick"].items()
+        if result.get("status") == "generated"
+        and results["plain"].get(name, {}).get("status") == "generated"
+    )
+    statuses = {
+        g: Counter(r.get("status", "?") for r in results[g].values()) for g in ("maverick", "plain")
+    }
+    lines = [
+        f"{folder}: {elapsed:.0f} s; schemas each generator took: "
+        + "; ".join(f"{g} {dict(c)}" for g, c in statuses.items()),
+        f"both took {len(both)} schemas; counted on those:",
+        "",
+        "| generator | " + " | ".join(COLUMNS[1:]) + " | vague share |",
+        "|---" * (len(COLUMNS) + 1) + "|",
+    ]
+    totals = {}
+    for generator, label in (("plain", "datamodel-code-generator"), ("maverick", "maverick-codegen")):
+        total: Counter[str] = Counter()
+        for name in both:
+            total.update(results[generator][name]["counts"])
+        totals[generator] = total
+        share = total["vague"] / total["fields"] if total["fields"] else 0.0
+        lines.append(
+            f"| {label} | " + " | ".join(f"{total[c]:,}" for c in COLUMNS[1:])
+            + f" | {share:.1%} |"
+        )  # fmt: skip
+    plain, ours = totals["plain"], totals["maverick"]
+    if plain["typed"]:
+        lines.append(f"\ntyped fields, ours / dcg's: {ours['typed'] / plain['typed']:.2f}")
+    worse = sorted(
+        both,
+        key=lambda n: -(
+            results["maverick"][n]["counts"].get("vague", 0)
+            - results["plain"][n]["counts"].get("vague", 0)
+        ),
+    )[:10]
+    lines.append("most vague fields beyond dcg's: " + ", ".join(
+        f"{n} ({results['maverick'][n]['counts'].get('vague', 0)} vs "
+        f"{results['plain'][n]['counts'].get('vague', 0)})" for n in worse
+    ))  # fmt: skip
+    for name in show:
+        for generator in ("maverick", "plain"):
+            lines.append(f"{name} {generator}: {results[generator].get(name)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
