@@ -5,9 +5,10 @@ imported) and counted:
 
 * ``fields``: every annotated field of a model class (``model_config`` and ``ClassVar`` aside),
   a root model's ``root`` included;
-* ``vague``: a field whose type, ``Annotated``, ``None`` and ``MISSING`` set aside, is or holds
-  as a member of its union ``Any``, ``object``, ``dict[str, Any]``, ``list[Any]`` (or an
-  unparameterised ``dict`` or ``list``): a ``RootModel[Any]`` is one;
+* ``vague``: a field whose type, ``Annotated``, ``None`` and ``MISSING`` set aside, holds ``Any``
+  (or ``object``) in its union, or is only ``dict[str, Any]``, ``list[Any]`` (or an
+  unparameterised ``dict`` or ``list``): a ``RootModel[Any]`` is one, a union of a class and
+  ``list[Any]`` is not;
 * ``typed``: the others;
 * ``classes``: model classes (``Enum`` classes apart), ``enums``: the ``Enum`` classes;
 * ``enum/Literal/format``: fields whose type names a ``Literal``, an ``Enum`` class or a format
@@ -20,11 +21,12 @@ generates from the file (``DataModelType.PydanticV2BaseModel``, its other option
 CORPUS_DIR is either ``tests/corpus`` (``sources.json``: maverick-codegen generates each source
 folder once, as tests/test_corpus.py runs it; the other generator takes each file where it lies)
 or a folder in SchemaStore's layout (``schemas/json/NAME.json``: each schema alone with the
-schemas it references, as ``bench/bench_corpus.py`` runs it). Each generation runs in a process
+schemas it references, as ``bench/bench_corpus.py`` runs it; ``--sample N`` takes every N-th
+by name). Each generation runs in a process
 of its own, within ``--timeout`` seconds; ``--jobs`` at a time.
 
 Usage: python bench/bench_typed.py CORPUS_DIR [--only NAME ...] [--jobs 2] [--timeout 300]
-           [--json FILE] [--plain-from FILE] [--show NAME]
+           [--json FILE] [--plain-from FILE] [--show NAME] [--sample N]
 """
 
 from __future__ import annotations
@@ -46,6 +48,14 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+import datamodel_code_generator as dmcg  # noqa: E402
+from datamodel_code_generator.parser.jsonschema import JsonSchemaParser  # noqa: E402
+
+from codegen.cli import main as cli_main  # noqa: E402  (the repository root is on the path only now)
+from codegen.core.config import load_config  # noqa: E402
+from codegen.core.loader import load_tree  # noqa: E402
+from tests import _corpus, _schemastore  # noqa: E402
 
 ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
 FORMAT_TYPES = {
@@ -93,15 +103,22 @@ def _members(node: ast.AST) -> list[ast.AST]:
     return [node]
 
 
-def _vague(member: ast.AST) -> bool:
-    name = _name(member)
-    if name in VAGUE_NAMES or name in CONTAINERS:
+def _vague(members: list[ast.AST]) -> bool:
+    """Whether a type says nothing: ``Any`` (or ``object``) among its members, or only
+    containers of anything (``dict[str, Any]``, ``list[Any]``, ``dict``, ``list``). A union of
+    a class and ``list[Any]`` says something."""
+    if not members or any(_name(m) in VAGUE_NAMES for m in members):
+        return True
+    return all(_any_container(m) for m in members)
+
+
+def _any_container(member: ast.AST) -> bool:
+    if _name(member) in CONTAINERS:
         return True
     if isinstance(member, ast.Subscript) and _name(member.value) in CONTAINERS:
         args = member.slice.elts if isinstance(member.slice, ast.Tuple) else [member.slice]
-        return any(m for m in _members(args[-1]) if _name(m) in VAGUE_NAMES) or not _members(
-            args[-1]
-        )
+        inner = _members(args[-1])
+        return not inner or any(_name(m) in VAGUE_NAMES for m in inner)
     return False
 
 
@@ -142,8 +159,7 @@ def count_modules(texts: list[str]) -> Counter[str]:
                     fields.append(ast.AnnAssign(ast.Name("root"), base.slice, None, 1))
         for field in fields:
             counts["fields"] += 1
-            members = _members(field.annotation)
-            if not members or any(_vague(m) for m in members):
+            if _vague(_members(field.annotation)):
                 counts["vague"] += 1
                 continue
             counts["typed"] += 1
@@ -155,10 +171,6 @@ def count_modules(texts: list[str]) -> Counter[str]:
 def _maverick_modules(project: Path, package: str, rels: list[str]) -> dict[str, Any]:
     """``generate`` in ``project``; each file of ``rels``: its module and every module of the
     package it imports, counted."""
-    from codegen.cli import main as cli_main
-    from codegen.core.config import load_config
-    from codegen.core.loader import load_tree
-
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -193,9 +205,6 @@ def _maverick_modules(project: Path, package: str, rels: list[str]) -> dict[str,
 
 
 def _plain(path: Path) -> dict[str, Any]:
-    import datamodel_code_generator as dmcg
-    from datamodel_code_generator.parser.jsonschema import JsonSchemaParser
-
     def no_network(self: Any, url: str) -> str:
         raise RuntimeError(f"{url}: nothing is fetched from the network")
 
@@ -228,16 +237,14 @@ def _one(request: list[str]) -> dict[str, Any]:
         return _plain(folder / "schemas" / name)
     with tempfile.TemporaryDirectory(prefix="bench-typed-") as tmp:
         if kind == "maverick-store":
-            from tests import _schemastore
-
             project = _schemastore.project(
                 _schemastore.Folder(folder), name, Path(tmp) / "p", "typed"
             )
             return _maverick_modules(project, "typed", [f"{name}.json"])
-        from tests import _corpus
-
         assert folder.resolve() == _corpus.CORPUS.resolve(), "tests/corpus only"
         files = [f for f in _corpus.sources()[name] if f not in _corpus.REFUSED]
+        if not files:
+            return {"status": "refused", "detail": "every file is one the corpus lists as refused"}
         project, package = _corpus._project(Path(tmp), name, files)
         return _maverick_modules(project, package, files)
 
@@ -256,14 +263,12 @@ def _ask(request: list[str], timeout: float) -> dict[str, Any]:
     return result
 
 
-def _requests(folder: Path, only: list[str] | None) -> list[tuple[str, list[str]]]:
+def _requests(folder: Path, only: list[str] | None, sample: int = 1) -> list[tuple[str, list[str]]]:
     """(generator, request) of every generation the corpus asks for."""
     if (folder / "schemas" / "json").is_dir():
         names = sorted(p.stem for p in (folder / "schemas" / "json").glob("*.json"))
-        names = [n for n in names if not only or n in only]
-        return [
-            (g, [f"{g}-store", str(folder), n]) for n in names for g in ("maverick", "plain")
-        ]
+        names = [n for n in names if not only or n in only][::sample]
+        return [(g, [f"{g}-store", str(folder), n]) for n in names for g in ("maverick", "plain")]
     manifest = json.loads((folder / "sources.json").read_text(encoding="utf-8"))["files"]
     sources = sorted({e["source"] for e in manifest if not only or e["source"] in only})
     files = [e["file"] for e in manifest if e["source"] in sources]
@@ -285,10 +290,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every schema's counts to this file")
     parser.add_argument("--show", action="append", help="print this schema's counts")
     parser.add_argument(
+        "--sample", type=int, default=1, help="every SAMPLE-th schema of a SchemaStore folder"
+    )
+    parser.add_argument(
         "--plain-from", type=Path, help="datamodel-code-generator's counts from an earlier --json"
     )
     args = parser.parse_args()
-    requests = _requests(args.folder.resolve(), args.only)
+    requests = _requests(args.folder.resolve(), args.only, args.sample)
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {"maverick": {}, "plain": {}}
     if args.plain_from:
@@ -334,7 +342,8 @@ def report(
         "|---" * (len(COLUMNS) + 1) + "|",
     ]
     totals = {}
-    for generator, label in (("plain", "datamodel-code-generator"), ("maverick", "maverick-codegen")):
+    labels = (("plain", "datamodel-code-generator"), ("maverick", "maverick-codegen"))
+    for generator, label in labels:
         total: Counter[str] = Counter()
         for name in both:
             total.update(results[generator][name]["counts"])
@@ -349,9 +358,11 @@ def report(
         lines.append(f"\ntyped fields, ours / dcg's: {ours['typed'] / plain['typed']:.2f}")
     worse = sorted(
         both,
-        key=lambda n: -(
-            results["maverick"][n]["counts"].get("vague", 0)
-            - results["plain"][n]["counts"].get("vague", 0)
+        key=lambda n: (
+            -(
+                results["maverick"][n]["counts"].get("vague", 0)
+                - results["plain"][n]["counts"].get("vague", 0)
+            )
         ),
     )[:10]
     lines.append("most vague fields beyond dcg's: " + ", ".join(
