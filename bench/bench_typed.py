@@ -26,7 +26,8 @@ by name). Each generation runs in a process
 of its own, within ``--timeout`` seconds; ``--jobs`` at a time.
 
 Usage: python bench/bench_typed.py CORPUS_DIR [--only NAME ...] [--jobs 2] [--timeout 300]
-           [--json FILE] [--plain-from FILE] [--show NAME] [--sample N]
+           [--json FILE] [--plain-from FILE] [--maverick-from FILE] [--generator G]
+           [--show NAME] [--sample N]
 """
 
 from __future__ import annotations
@@ -290,6 +291,12 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every schema's counts to this file")
     parser.add_argument("--show", action="append", help="print this schema's counts")
     parser.add_argument(
+        "--maverick-from", type=Path, help="maverick-codegen's counts from an earlier --json"
+    )
+    parser.add_argument(
+        "--generator", action="append", choices=("maverick", "plain"), help="only this one"
+    )
+    parser.add_argument(
         "--sample", type=int, default=1, help="every SAMPLE-th schema of a SchemaStore folder"
     )
     parser.add_argument(
@@ -299,9 +306,11 @@ def main() -> None:
     requests = _requests(args.folder.resolve(), args.only, args.sample)
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {"maverick": {}, "plain": {}}
-    if args.plain_from:
-        results["plain"] = json.loads(args.plain_from.read_text(encoding="utf-8"))["plain"]
-        requests = [(g, r) for g, r in requests if g != "plain"]
+    for generator, earlier in (("plain", args.plain_from), ("maverick", args.maverick_from)):
+        if earlier is not None:
+            results[generator] = json.loads(earlier.read_text(encoding="utf-8"))[generator]
+            requests = [(g, r) for g, r in requests if g != generator]
+    requests = [(g, r) for g, r in requests if g in (args.generator or (g,))]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(_ask, r, args.timeout): (g, r) for g, r in requests}
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
