@@ -156,6 +156,15 @@ class _Module:
             typed = values
         elif kinds is not None:
             typed, merged = self.typed(schema, node, kinds, depth, stack)
+        elif _SHAPES & set(node):
+            # Without a type, an object's keywords say what its objects are; any other value
+            # holds: the union of the object's shape (or the array's) and the other types.
+            said = [k for k in ("object", "array") if _SHAPES_OF[k] & set(node)]
+            typed, merged = self.typed(schema, node, said, depth, stack)
+            others = [k for k in ("string", "number", "boolean", "null") if k not in said]
+            rest = [] if "array" in said else [array_of(UNKNOWN)]
+            rest += [] if "object" in said else [TsType("{ [key: string]: unknown }")]
+            typed = union([typed, *(TsType(k) for k in others), *rest])
         else:
             typed = UNKNOWN
         entries = list_of(node, "allOf")
@@ -294,6 +303,14 @@ class _Module:
         if extra is not False:
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
+
+
+# The keywords that describe the objects (the arrays) of a schema without a type.
+_SHAPES_OF = {
+    "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
+    "array": frozenset({"items", "prefixItems"}),
+}
+_SHAPES = _SHAPES_OF["object"] | _SHAPES_OF["array"]
 
 
 def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:
