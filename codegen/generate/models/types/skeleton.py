@@ -163,16 +163,16 @@ class _Stripper(Shapes):
         elif types(node) is not None:
             self.typed(node, pointer, out, kept)
         elif isinstance(node.get("anyOf"), list) and not self.enum_class(node, pointer, "anyOf"):
-            out["anyOf"] = [
-                self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])
-            ]
+            out["anyOf"] = _flat(
+                [self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])]
+            )
             kept.add("anyOf")
         elif isinstance(node.get("oneOf"), list) and not self.enum_class(node, pointer, "oneOf"):
             branches = node["oneOf"]
             stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
             tag = self.tag(branches)
             if tag is None:
-                out["anyOf"] = stripped  # a union types the value; predicates count the matches
+                out["anyOf"] = _flat(stripped)  # a union types it; predicates count matches
             else:
                 # A tagged union: the branches exclude each other, so a discriminated union of
                 # their classes holds exactly when one branch does.
@@ -462,3 +462,16 @@ class _Stripper(Shapes):
         if not covered or not values or any(self.untyped(v) for v in values):
             return None
         return values[0] if len(values) == 1 else {"anyOf": values}
+
+
+def _flat(branches: list[Any]) -> list[Any]:
+    """A union's branches with each branch that is only a union replaced by its members, and
+    each member once (the same union, written once)."""
+    members: list[Any] = []
+    for branch in branches:
+        alone = isinstance(branch, dict) and set(branch) == {"anyOf"}
+        inner = branch["anyOf"] if alone else None
+        for member in inner if isinstance(inner, list) else [branch]:
+            if member not in members:
+                members.append(member)
+    return members
