@@ -9,8 +9,9 @@ schema accepts, and is exact where TypeScript can say it:
 * a property not in ``required`` is optional (``?:``): it may be absent from the document,
   whether its Python field is ``MISSING`` then or takes its ``default`` (shown as
   ``@default``);
-* a ``type`` list is a union (``string | null``); ``enum`` and ``const`` are literal types
-  (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
+* a ``type`` list is a union (``string | null``); without ``type``, the keywords of objects
+  (arrays) give their shape, in a union with the other JSON types; ``enum`` and ``const`` are
+  literal types (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
   discriminated union: each branch has its own literal tag), ``allOf`` an intersection;
   ``prefixItems`` is a tuple (elements past ``minItems`` optional, a rest unless ``items`` is
   false);

@@ -31,6 +31,16 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   a document it accepted (:mod:`codegen.generate.models.types.defaults`), else the field is
   ``MISSING`` when absent.
 
+Where a keyword's exact form is no type, the skeleton still gives the most specific type that
+accepts a superset of what the schema accepts, and keeps nothing there (the predicates check the
+node in full): ``properties`` without ``"type": "object"`` (a definition's class is its objects,
+and each reference to it the union of the class and the other JSON types, kept when the
+definition says nothing of those; inline or at a root, the union itself); ``allOf`` of one
+reference alone (that reference); ``additionalProperties`` or ``patternProperties`` schemas of an
+object without ``properties`` that say the value of every key (``dict[str, T]``, T the union of
+their types); ``prefixItems`` with ``items`` saying the rest (``list[T]``); an ``enum`` or
+``const`` of values other than strings (the union of their JSON types, its strings an ``Enum``).
+
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
 predicates (the generator types it ``dict | None``, open).
