@@ -234,6 +234,8 @@ class _Stripper(Shapes):
             strings = list(dict.fromkeys(found)) if kind == "string" else []
             if strings and all(s and s.strip() == s for s in strings):
                 branches.append({"type": "string", "enum": strings})
+            elif kind == "object":  # open: no key is dropped
+                branches.append({"type": kind, "additionalProperties": True})
             else:
                 branches.append({"type": kind})
         return branches[0] if len(branches) == 1 else {"anyOf": branches}
