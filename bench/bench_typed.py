@@ -202,7 +202,10 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {"maverick": {}, "plain": {}}
     for generator, earlier in (("plain", args.plain_from), ("maverick", args.maverick_from)):
         if earlier is not None:
-            results[generator] = json.loads(earlier.read_text(encoding="utf-8"))[generator]
+            kept = json.loads(earlier.read_text(encoding="utf-8"))[generator]
+            results[generator] = {
+                n if n.endswith(".json") else f"{n}.json": r for n, r in kept.items()
+            }
             requests = [(g, r) for g, r in requests if g != generator]
     requests = [(g, r) for g, r in requests if g in (args.generator or (g,))]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -215,7 +218,7 @@ def main() -> None:
             elif generator == "maverick" and request[0] == "maverick-corpus":
                 results[generator][request[2]] = result  # the whole source
             else:
-                name = request[2] if request[0] != "maverick-store" else f"{request[2]}.json"
+                name = f"{request[2]}.json" if request[0].endswith("-store") else request[2]
                 results[generator][name] = result
             print(f"[{done}/{len(requests)}] {generator} {request[2]}", file=sys.stderr)
     elapsed = time.perf_counter() - start
