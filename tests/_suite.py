@@ -415,9 +415,11 @@ HOW = {
     "type": f"{TYPED}: `str`, `JsonInt` (1.0 is an integer), `JsonNumber` (int or float, "
     "never rounded), `bool`, `None`, lists, classes; a union of types checks each type's "
     "constraints by predicate",
-    "enum": f"{TYPED} when every value is a string (an `Enum` class); else {CHECKED}, with JSON "
-    "equality (`1 == 1.0`, `false != 0`, deep for arrays and objects)",
-    "const": f"{CHECKED}, with JSON equality",
+    "enum": f"{TYPED} when every value is a string (an `Enum` class); else the union of its "
+    f"values' types (its strings an `Enum`) and {CHECKED}, with JSON equality (`1 == 1.0`, "
+    "`false != 0`, deep for arrays and objects)",
+    "const": f"{TYPED} for a string (a `Literal`), else its value's type; {CHECKED}, with JSON "
+    "equality",
     "multipleOf": f"{CHECKED}, exact for decimals (0.0075 is a multiple of 0.0001)",
     "maximum": f"{TYPED} for one numeric type and a bound below 2**52; else {CHECKED} "
     "(exact for integers of any size)",
@@ -431,19 +433,23 @@ HOW = {
     "maxItems": f"{TYPED} for an array type; else {CHECKED}",
     "minItems": "as `maxItems`",
     "uniqueItems": f"{CHECKED}, with JSON equality; the value stays a list",
-    "items": f"{TYPED} (`list[T]`) for an array type without `prefixItems`; else {CHECKED}",
-    "prefixItems": f"{CHECKED} (the value stays a list)",
+    "items": f"{TYPED} (`list[T]`) for an array type; else {CHECKED}",
+    "prefixItems": f"{TYPED} (`list[T]`, T the union of the items' types) when `items` says the "
+    f"rest; {CHECKED} (the value stays a list)",
     "contains": f"{CHECKED}, with `minContains` and `maxContains`",
     "maxContains": "with `contains`",
     "minContains": "with `contains`",
     "unevaluatedItems": f"{CHECKED}, seeing every adjacent in-place applicator that holds",
-    "properties": f"{TYPED}: one field per property of an object type; an optional property "
-    "without a default is `MISSING` when absent (null refused); what a property's schema says "
-    f"beyond its type is {CHECKED}",
+    "properties": f"{TYPED}: one field per property of an object (without `type`, a class of "
+    "its objects in a union with the other JSON types); an optional property without a default "
+    f"is `MISSING` when absent (null refused); what a property's schema says beyond its type is "
+    f"{CHECKED}",
     "required": f"{TYPED} for declared properties; else {CHECKED}",
     "additionalProperties": f'{TYPED} when false (`extra="forbid"`) or true (`extra="allow"`);'
-    f" a schema, or beside `patternProperties`: {CHECKED}",
-    "patternProperties": f"{CHECKED} (ECMA-262)",
+    " a schema, without `properties`, types a map (`dict[str, T]`); a schema, or beside "
+    f"`patternProperties`: {CHECKED}",
+    "patternProperties": f"{CHECKED} (ECMA-262); with `additionalProperties` (or a pattern every "
+    f"key matches), without `properties`, {TYPED} type a map (`dict[str, T]`)",
     "propertyNames": CHECKED,
     "maxProperties": CHECKED,
     "minProperties": CHECKED,
@@ -451,8 +457,8 @@ HOW = {
     "dependentSchemas": f"{CHECKED}, one rule per entry",
     "unevaluatedProperties": f"{TYPED} when false beside `allOf` bases that declare every "
     f"property (the subclass is closed); else {CHECKED}, seeing every in-place applicator",
-    "allOf": f"{TYPED} for entries that are only a `$ref` (class bases); each other entry is a "
-    f"rule: {CHECKED}, with its description as the message",
+    "allOf": f"{TYPED} for entries that are only a `$ref` (class bases; one such entry alone is "
+    f"that type); each other entry is a rule: {CHECKED}, with its description as the message",
     "anyOf": f"{TYPED} (a union); when a branch says more than its types, {CHECKED}",
     "oneOf": f"{CHECKED}: exactly one branch holds",
     "not": CHECKED,

@@ -22,7 +22,14 @@ from codegen.core.names import Names, derive, is_class_name
 from codegen.core.schema_paths import digest_bytes
 from codegen.core.walk import joined, ref_nodes
 
-__all__ = ["SchemaFile", "SchemaTree", "defs_titles", "digest_bytes", "is_class_name"]
+__all__ = [
+    "SchemaFile",
+    "SchemaTree",
+    "defs_titles",
+    "digest_bytes",
+    "is_class_name",
+    "object_only",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,6 +237,22 @@ def defs_titles(data: Any) -> dict[str, tuple[object, str, bool]]:
             found[f"/$defs/{escape_pointer(name)}"] = (
                 entry.get("title"),
                 name,
-                entry.get("type") == "object",
+                entry.get("type") == "object" or object_only(entry),
             )
     return found
+
+
+# What makes a definition with properties a reference, a union or a type of its own.
+_NOT_OBJECT_ONLY = frozenset(
+    {"type", "$ref", "$dynamicRef", "$recursiveRef", "anyOf", "oneOf", "const", "enum"}
+)
+
+
+def object_only(entry: Any) -> bool:
+    """Whether a schema without a type declares ``properties`` (and none of the keywords that
+    make it a reference or a union): its objects are a class of their own."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("properties"), dict)
+        and not _NOT_OBJECT_ONLY & set(entry)
+    )

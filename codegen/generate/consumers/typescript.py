@@ -9,8 +9,9 @@ schema accepts, and is exact where TypeScript can say it:
 * a property not in ``required`` is optional (``?:``): it may be absent from the document,
   whether its Python field is ``MISSING`` then or takes its ``default`` (shown as
   ``@default``);
-* a ``type`` list is a union (``string | null``); ``enum`` and ``const`` are literal types
-  (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
+* a ``type`` list is a union (``string | null``); without ``type``, the keywords of objects
+  (arrays) give their shape, in a union with the other JSON types; ``enum`` and ``const`` are
+  literal types (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
   discriminated union: each branch has its own literal tag), ``allOf`` an intersection;
   ``prefixItems`` is a tuple (elements past ``minItems`` optional, a rest unless ``items`` is
   false);
@@ -156,6 +157,15 @@ class _Module:
             typed = values
         elif kinds is not None:
             typed, merged = self.typed(schema, node, kinds, depth, stack)
+        elif _SHAPES & set(node):
+            # Without a type, an object's keywords say what its objects are; any other value
+            # holds: the union of the object's shape (or the array's) and the other types.
+            said = [k for k in ("object", "array") if _SHAPES_OF[k] & set(node)]
+            typed, merged = self.typed(schema, node, said, depth, stack)
+            others = [k for k in ("string", "number", "boolean", "null") if k not in said]
+            rest = [] if "array" in said else [array_of(UNKNOWN)]
+            rest += [] if "object" in said else [TsType("{ [key: string]: unknown }")]
+            typed = union([typed, *(TsType(k) for k in others), *rest])
         else:
             typed = UNKNOWN
         entries = list_of(node, "allOf")
@@ -294,6 +304,14 @@ class _Module:
         if extra is not False:
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
+
+
+# The keywords that describe the objects (the arrays) of a schema without a type.
+_SHAPES_OF = {
+    "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
+    "array": frozenset({"items", "prefixItems"}),
+}
+_SHAPES = _SHAPES_OF["object"] | _SHAPES_OF["array"]
 
 
 def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:

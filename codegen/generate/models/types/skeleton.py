@@ -31,6 +31,16 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   a document it accepted (:mod:`codegen.generate.models.types.defaults`), else the field is
   ``MISSING`` when absent.
 
+Where a keyword's exact form is no type, the skeleton still gives the most specific type that
+accepts a superset of what the schema accepts, and keeps nothing there (the predicates check the
+node in full): ``properties`` without ``"type": "object"`` (a definition's class is its objects,
+and each reference to it the union of the class and the other JSON types, kept when the
+definition says nothing of those; inline or at a root, the union itself); ``allOf`` of one
+reference alone (that reference); ``additionalProperties`` or ``patternProperties`` schemas of an
+object without ``properties`` that say the value of every key (``dict[str, T]``, T the union of
+their types); ``prefixItems`` with ``items`` saying the rest (``list[T]``); an ``enum`` or
+``const`` of values other than strings (the union of their JSON types, its strings an ``Enum``).
+
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
 predicates (the generator types it ``dict | None``, open).
@@ -49,8 +59,9 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.tree import object_only
 from codegen.generate.models.types.defaults import DefaultRule
 from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.models.types.skeleton_shapes import (
@@ -61,8 +72,23 @@ from codegen.generate.models.types.skeleton_shapes import (
     Skeleton,
     types,
 )
+from codegen.generate.rules import is_base
 
 __all__ = ["Skeleton", "build_skeleton"]
+
+# The JSON types besides objects, and the keywords that may refuse a value of one of them.
+NOT_OBJECT = ("array", "boolean", "null", "number", "string")
+NOT_OBJECT_KEYWORDS = frozenset({
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+    "exclusiveMinimum", "maxLength", "minLength", "pattern", "format", "maxItems", "minItems",
+    "uniqueItems", "maxContains", "minContains", "contains", "items", "prefixItems",
+    "additionalItems", "unevaluatedItems", "allOf", "anyOf", "oneOf", "not", "if", "then",
+    "else", "$ref", "$dynamicRef", "$recursiveRef", "extends", "disallow", "divisibleBy",
+    "contentMediaType", "contentEncoding", "contentSchema",
+})  # fmt: skip
+
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
+               type(None): "null", list: "array", dict: "object"}  # fmt: skip
 
 # Pydantic compares a bound with a float value as floats: exact while both are below 2**52
 # (integer bounds of integers compare as integers, exactly, whatever their size).
@@ -137,21 +163,26 @@ class _Stripper(Shapes):
                 for name, sub in defs.items()
             }
         if isinstance(node.get("$ref"), str) and self.typed_ref(node["$ref"]):
-            out["$ref"] = self.module_ref(node["$ref"])
-            kept.add("$ref")
+            self.reference(node["$ref"], out, kept)
+        elif self.single_base(node) and self.typed_ref(node["allOf"][0]["$ref"]):
+            # ``allOf`` of one reference and nothing else: that reference's type, kept at the
+            # entry (the predicates then skip the class, which validates itself).
+            entry: set[str] = set()
+            self.reference(node["allOf"][0]["$ref"], out, entry)
+            self.skeleton.kept[(self.rel, f"{pointer}/allOf/0")] = frozenset(entry)
         elif types(node) is not None:
             self.typed(node, pointer, out, kept)
         elif isinstance(node.get("anyOf"), list) and not self.enum_class(node, pointer, "anyOf"):
-            out["anyOf"] = [
-                self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])
-            ]
+            out["anyOf"] = _flat(
+                [self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])]
+            )
             kept.add("anyOf")
         elif isinstance(node.get("oneOf"), list) and not self.enum_class(node, pointer, "oneOf"):
             branches = node["oneOf"]
             stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
             tag = self.tag(branches)
             if tag is None:
-                out["anyOf"] = stripped  # a union types the value; predicates count the matches
+                out["anyOf"] = _flat(stripped)  # a union types it; predicates count matches
             else:
                 # A tagged union: the branches exclude each other, so a discriminated union of
                 # their classes holds exactly when one branch does.
@@ -163,8 +194,85 @@ class _Stripper(Shapes):
         elif self.string_enum(node) and self.enum_alone(node, pointer):
             out["type"], out["enum"] = "string", node["enum"]
             kept.add("enum")
+        elif self.values_types(node) is not None:
+            # An enum or const of other values than strings: the union of their JSON types (a
+            # string enum of its strings), a superset the predicates narrow. A class node is
+            # never an Enum class (which takes no validator): its strings are strings.
+            said = self.values_types(node) or {}
+            if "enum" in said and (self.rel, pointer) in self.skeleton.classes:
+                said = {"type": "string"}
+            out.update(said)
+        elif self.object_only(node):
+            # Properties without ``"type": "object"``: the objects are a class (a definition's
+            # class takes objects only, and every reference to it says which other values the
+            # definition admits); inline, the union of the class and the other JSON types.
+            # Nothing is kept here: the predicates check the node in full.
+            whole: dict[str, Any] = {"type": "object"}
+            if pointer and (self.rel, pointer) in self.skeleton.classes:
+                self.object(node, pointer, whole, kept, nullable=False)
+                out.update(whole)  # the class is its objects; the references say the rest
+            else:
+                self.object(node, pointer, whole, set(), nullable=False)
+                out["anyOf"] = [whole, {"type": list(NOT_OBJECT)}]
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
+
+    def values_types(self, node: dict[str, Any]) -> dict[str, Any] | None:
+        """The skeleton of a node that says its values (``enum``, ``const``) and no type: the
+        union of the JSON types of its values, the strings among them an enum of their own."""
+        if "const" in node:
+            values = [node["const"]]
+        elif isinstance(node.get("enum"), list) and node["enum"]:
+            values = node["enum"]
+        else:
+            return None
+        kinds: dict[str, list[Any]] = {}
+        for value in values:
+            kinds.setdefault(_JSON_TYPES[type(value)], []).append(value)
+        branches: list[dict[str, Any]] = []
+        for kind, found in sorted(kinds.items()):
+            strings = list(dict.fromkeys(found)) if kind == "string" else []
+            if strings and all(s and s.strip() == s for s in strings):
+                branches.append({"type": "string", "enum": strings})
+            elif kind == "object":  # open: no key is dropped
+                branches.append({"type": kind, "additionalProperties": True})
+            else:
+                branches.append({"type": kind})
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def reference(self, ref: str, out: dict[str, Any], kept: set[str]) -> None:
+        """A kept reference: its class, or, for a definition whose class takes its objects only
+        (:meth:`object_only`), the union of the class and the other JSON types, kept only when
+        the definition says nothing of those (else the predicates check it in full here)."""
+        moved = self.module_ref(ref)
+        target, pointer = self.tree.resolve(self.schema, ref)
+        data = resolve_pointer(target.data, pointer)
+        key = (target.rel.as_posix(), pointer)
+        if not (pointer and key in self.skeleton.classes and self.object_only(data)):
+            out["$ref"] = moved
+            kept.add("$ref")
+            return
+        out["anyOf"] = [{"$ref": moved}, {"type": list(NOT_OBJECT)}]
+        if not set(data) & NOT_OBJECT_KEYWORDS:
+            kept.add("$ref")
+
+    @staticmethod
+    def single_base(node: Mapping[str, Any]) -> bool:
+        """Whether a node is ``allOf`` of one reference, beside annotations only."""
+        entries = node.get("allOf")
+        return (
+            isinstance(entries, list)
+            and len(entries) == 1
+            and is_base(entries[0])
+            and isinstance(entries[0]["$ref"], str)
+            and not set(node) - {*ANNOTATIONS, "$defs", "definitions", "allOf"}
+        )
+
+    @staticmethod
+    def object_only(node: Any) -> bool:
+        """Whether a node without a type declares ``properties`` and no keyword the skeleton
+        reads first: its objects are a class of their own."""
+        return object_only(node)
 
     def module_ref(self, ref: str) -> str:
         """``ref`` between the files as the generator reads them (at their module paths, each
@@ -259,8 +367,29 @@ class _Stripper(Shapes):
         elif kind == "array" and "items" in node and "prefixItems" not in node:
             out["items"] = self.node(node["items"], f"{pointer}/items")
             kept.add("items")
+        elif kind == "array" and isinstance(node.get("prefixItems"), list):
+            values = self.prefix_values(node, pointer)
+            if values is not None:
+                out["items"] = values  # list[T]; the predicates check each position
         elif kind == "object":
             self.object(node, pointer, out, kept, nullable="null" in kinds)
+
+    def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every item of an array with ``prefixItems``, when ``items`` says one for
+        the items past them (or refuses them): the union of their schemas' types (a superset:
+        the predicates check which applies where), else None."""
+        rest = node.get("items", True)
+        values = [
+            self.node(sub, f"{pointer}/prefixItems/{index}")
+            for index, sub in enumerate(node["prefixItems"])
+        ]
+        if isinstance(rest, dict):
+            values.append(self.node(rest, f"{pointer}/items"))
+        elif rest is not False:
+            return None
+        if not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
 
     def object(
         self,
@@ -321,3 +450,40 @@ class _Stripper(Shapes):
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
+            elif not properties:
+                values = self.map_values(node, pointer)
+                if values is not None:
+                    out["additionalProperties"] = values  # dict[str, T]; predicates check all
+
+    def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every value of an object without properties, when its
+        ``patternProperties`` and ``additionalProperties`` say one for every key: the union of
+        their schemas' types (a superset: the predicates check which applies), else None."""
+        patterns = node.get("patternProperties")
+        patterns = patterns if isinstance(patterns, dict) else {}
+        extra = node.get("additionalProperties")
+        values = [
+            self.node(sub, f"{pointer}/patternProperties/{escape_pointer(source)}")
+            for source, sub in patterns.items()
+        ]
+        # A pattern found in every key ("" and ".*" match the empty string at its start).
+        covered = extra is False or any(source in ("", ".*") for source in patterns)
+        if isinstance(extra, dict):
+            values.append(self.node(extra, f"{pointer}/additionalProperties"))
+            covered = True
+        if not covered or not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
+
+
+def _flat(branches: list[Any]) -> list[Any]:
+    """A union's branches with each branch that is only a union replaced by its members, and
+    each member once (the same union, written once)."""
+    members: list[Any] = []
+    for branch in branches:
+        alone = isinstance(branch, dict) and set(branch) == {"anyOf"}
+        inner = branch["anyOf"] if alone else None
+        for member in inner if isinstance(inner, list) else [branch]:
+            if member not in members:
+                members.append(member)
+    return members

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.core.tree import object_only
 from codegen.generate.rules import is_base
 
 if TYPE_CHECKING:
@@ -173,7 +174,11 @@ class Shapes:
         if said == {"$ref"} and isinstance(item["$ref"], str):
             target, pointer = self.tree.resolve(self.schema, item["$ref"])
             node = resolve_pointer(target.data, pointer)
-            if target is self.schema and (self.rel, pointer) in self.skeleton.classes:
+            if (
+                target is self.schema
+                and (self.rel, pointer) in self.skeleton.classes
+                and not object_only(node)  # whose class takes its objects only
+            ):
                 return str(node.get("title"))
         return None
 

@@ -1,0 +1,127 @@
+"""What generated models say, counted from their modules' syntax (never imported): shared by
+``bench/bench_typed.py`` and ``tests/test_corpus.py``.
+
+* ``fields``: every annotated field of a model class (``model_config`` and ``ClassVar`` aside),
+  a root model's ``root`` included;
+* ``vague``: a field whose type, ``Annotated``, ``None`` and ``MISSING`` set aside, holds ``Any``
+  (or ``object``) in its union, or is only ``dict[str, Any]``, ``list[Any]`` (or an
+  unparameterised ``dict`` or ``list``): a ``RootModel[Any]`` is one, a union of a class and
+  ``list[Any]`` is not;
+* ``typed``: the others;
+* ``classes``: model classes (``Enum`` classes apart), ``enums``: the ``Enum`` classes;
+* ``enum/Literal/format``: fields whose type names a ``Literal``, an ``Enum`` class or a format
+  type (``datetime``, ``date``, ``time``, ``timedelta``, ``UUID``, the address and URL types).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from collections import Counter
+
+ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
+FORMAT_TYPES = {
+    "datetime", "date", "time", "timedelta", "UUID", "UUID1", "UUID3", "UUID4", "UUID5",
+    "AwareDatetime", "NaiveDatetime", "AnyUrl", "AnyHttpUrl", "HttpUrl", "EmailStr",
+    "NameEmail", "IPv4Address", "IPv6Address", "IPvAnyAddress", "IPv4Network", "IPv6Network",
+    "IPvAnyNetwork", "IPv4Interface", "IPv6Interface", "IPvAnyInterface", "FileUrl",
+    "AnyUrlStr", "Base64Str", "Base64Bytes",
+}  # fmt: skip
+VAGUE_NAMES = {"Any", "object"}
+CONTAINERS = {"dict", "Dict", "Mapping", "list", "List", "Sequence"}
+NOTHING = {"None", "MISSING", "MissingType"}
+
+
+def _name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _members(node: ast.AST) -> list[ast.AST]:
+    """The members of a type, ``Annotated``, ``Optional``, unions and nothing set aside."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return [node]
+    if isinstance(node, ast.Constant) and node.value is None:
+        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _members(node.left) + _members(node.right)
+    if isinstance(node, ast.Subscript):
+        head = _name(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "Annotated":
+            return _members(args[0])
+        if head in ("Optional", "Union"):
+            return [m for a in args for m in _members(a)]
+    if _name(node) in NOTHING:
+        return []
+    return [node]
+
+
+def _vague(members: list[ast.AST]) -> bool:
+    """Whether a type says nothing: ``Any`` (or ``object``) among its members, or only
+    containers of anything (``dict[str, Any]``, ``list[Any]``, ``dict``, ``list``). A union of
+    a class and ``list[Any]`` says something."""
+    if not members or any(_name(m) in VAGUE_NAMES for m in members):
+        return True
+    return all(_any_container(m) for m in members)
+
+
+def _any_container(member: ast.AST) -> bool:
+    if _name(member) in CONTAINERS:
+        return True
+    if isinstance(member, ast.Subscript) and _name(member.value) in CONTAINERS:
+        args = member.slice.elts if isinstance(member.slice, ast.Tuple) else [member.slice]
+        inner = _members(args[-1])
+        return not inner or any(_name(m) in VAGUE_NAMES for m in inner)
+    return False
+
+
+def _specific(annotation: ast.AST, enums: set[str]) -> bool:
+    """Whether a type names a Literal, an Enum class or a format type."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            with contextlib.suppress(SyntaxError):
+                if _specific(ast.parse(node.value, mode="eval").body, enums):
+                    return True
+        name = _name(node)
+        if name == "Literal" or name in enums or name in FORMAT_TYPES:
+            return True
+    return False
+
+
+def count_modules(texts: list[str]) -> Counter[str]:
+    """The counts of the modules ``texts`` (see the module's docstring)."""
+    trees = [ast.parse(text) for text in texts]
+    classes = [n for t in trees for n in t.body if isinstance(n, ast.ClassDef)]
+    enums = {c.name for c in classes if any(_name(b) in ENUM_BASES for b in c.bases)}
+    counts: Counter[str] = Counter(enums=len(enums))
+    for cls in classes:
+        if cls.name in enums:
+            continue
+        counts["classes"] += 1
+        fields = [
+            n
+            for n in cls.body
+            if isinstance(n, ast.AnnAssign)
+            and isinstance(n.target, ast.Name)
+            and n.target.id != "model_config"
+            and "ClassVar" not in ast.dump(n.annotation)
+        ]
+        if not fields:  # a root model without its own ``root`` line: the base's parameter
+            for base in cls.bases:
+                if isinstance(base, ast.Subscript) and _name(base.value) == "RootModel":
+                    fields.append(ast.AnnAssign(ast.Name("root"), base.slice, None, 1))
+        for field in fields:
+            counts["fields"] += 1
+            if _vague(_members(field.annotation)):
+                counts["vague"] += 1
+                continue
+            counts["typed"] += 1
+            counts["enum/Literal/format"] += _specific(field.annotation, enums)
+    return counts
