@@ -21,7 +21,8 @@ from codegen.generate.files.units import is_shared_module, module_path, partitio
 from codegen.generate.models._dmcg import Generator
 from codegen.generate.models.assemble import Validators, assemble_modules
 from codegen.generate.models.checks.predicates import compile_predicates
-from codegen.generate.models.types.skeleton import Skeleton, build_skeleton, module_file
+from codegen.generate.models.types.skeleton import Skeleton, build_skeleton
+from codegen.generate.models.types.skeleton_types import module_file
 
 __all__ = ["Modules", "closure_of"]
 

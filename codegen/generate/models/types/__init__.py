@@ -1,7 +1,8 @@
 """What a generated class's field types say: the part of each schema that is exact as types.
 
-* :mod:`.skeleton` (with :mod:`.skeleton_shapes`): split each schema into the keywords whose
-  strict Pydantic form is exact, given to datamodel-code-generator, and the rest;
+* :mod:`.skeleton` (with :mod:`.skeleton_shapes` and :mod:`.skeleton_types`): split each
+  schema into the keywords whose strict Pydantic form is exact, given to
+  datamodel-code-generator, and the rest;
 * :mod:`.defaults` (over :mod:`.schema_graph`): whether a model may fill in a default;
 * :mod:`.fields`: edits of the generated fields (``pydantic.MISSING`` for absent properties).
 

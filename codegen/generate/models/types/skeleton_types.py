@@ -1,0 +1,323 @@
+"""The skeleton of each kind of schema node (:class:`TypedShapes`, the typing half of a file's
+stripper in :mod:`codegen.generate.models.types.skeleton`): a typed node and its keywords whose
+strict Pydantic form is exact, an object's properties, bases and openness, references between
+module files, string enumerations, and the most specific superset types of nodes whose exact form
+is no type (values without a type, maps, ``prefixItems`` arrays).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
+from codegen.core.loader import SchemaFile
+from codegen.core.tree import object_only
+from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
+from codegen.generate.models.types.skeleton_shapes import (
+    ANNOTATIONS,
+    BOUNDS,
+    LENGTHS,
+    Shapes,
+    types,
+)
+from codegen.generate.rules import is_base
+
+__all__ = ["NOT_OBJECT", "NOT_OBJECT_KEYWORDS", "TypedShapes", "module_file"]
+
+# The JSON types besides objects, and the keywords that may refuse a value of one of them.
+NOT_OBJECT = ("array", "boolean", "null", "number", "string")
+
+
+NOT_OBJECT_KEYWORDS = frozenset({
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+    "exclusiveMinimum", "maxLength", "minLength", "pattern", "format", "maxItems", "minItems",
+    "uniqueItems", "maxContains", "minContains", "contains", "items", "prefixItems",
+    "additionalItems", "unevaluatedItems", "allOf", "anyOf", "oneOf", "not", "if", "then",
+    "else", "$ref", "$dynamicRef", "$recursiveRef", "extends", "disallow", "divisibleBy",
+    "contentMediaType", "contentEncoding", "contentSchema",
+})  # fmt: skip
+
+
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
+               type(None): "null", list: "array", dict: "object"}  # fmt: skip
+
+
+# Pydantic compares a bound with a float value as floats: exact while both are below 2**52
+# (integer bounds of integers compare as integers, exactly, whatever their size).
+_EXACT_FLOAT = 2**52
+
+
+def module_file(schema: SchemaFile) -> PurePosixPath:
+    """Where the generator reads a file's skeleton: its module path (the generator names a
+    module after its file), with ``.json``."""
+    *folders, name = schema.module_parts
+    return PurePosixPath(*folders, f"{name}.json")
+
+
+class TypedShapes(Shapes):
+    """The skeleton of each kind of node; :meth:`node` (the stripper's) strips any node."""
+
+    def node(self, node: Any, pointer: str) -> Any:
+        raise NotImplementedError  # the stripper's: every kind of node, by its keywords
+
+    def values_types(self, node: dict[str, Any]) -> dict[str, Any] | None:
+        """The skeleton of a node that says its values (``enum``, ``const``) and no type: the
+        union of the JSON types of its values, the strings among them an enum of their own."""
+        if "const" in node:
+            values = [node["const"]]
+        elif isinstance(node.get("enum"), list) and node["enum"]:
+            values = node["enum"]
+        else:
+            return None
+        kinds: dict[str, list[Any]] = {}
+        for value in values:
+            kinds.setdefault(_JSON_TYPES[type(value)], []).append(value)
+        branches: list[dict[str, Any]] = []
+        for kind, found in sorted(kinds.items()):
+            strings = list(dict.fromkeys(found)) if kind == "string" else []
+            if strings and all(s and s.strip() == s for s in strings):
+                branches.append({"type": "string", "enum": strings})
+            elif kind == "object":  # open: no key is dropped
+                branches.append({"type": kind, "additionalProperties": True})
+            else:
+                branches.append({"type": kind})
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def reference(self, ref: str, out: dict[str, Any], kept: set[str]) -> None:
+        """A kept reference: its class, or, for a definition whose class takes its objects only
+        (:meth:`object_only`), the union of the class and the other JSON types, kept only when
+        the definition says nothing of those (else the predicates check it in full here)."""
+        moved = self.module_ref(ref)
+        target, pointer = self.tree.resolve(self.schema, ref)
+        data = resolve_pointer(target.data, pointer)
+        key = (target.rel.as_posix(), pointer)
+        if not (pointer and key in self.skeleton.classes and self.object_only(data)):
+            out["$ref"] = moved
+            kept.add("$ref")
+            return
+        out["anyOf"] = [{"$ref": moved}, {"type": list(NOT_OBJECT)}]
+        if not set(data) & NOT_OBJECT_KEYWORDS:
+            kept.add("$ref")
+
+    @staticmethod
+    def single_base(node: Mapping[str, Any]) -> bool:
+        """Whether a node is ``allOf`` of one reference, beside annotations only."""
+        entries = node.get("allOf")
+        return (
+            isinstance(entries, list)
+            and len(entries) == 1
+            and is_base(entries[0])
+            and isinstance(entries[0]["$ref"], str)
+            and not set(node) - {*ANNOTATIONS, "$defs", "definitions", "allOf"}
+        )
+
+    @staticmethod
+    def object_only(node: Any) -> bool:
+        """Whether a node without a type declares ``properties`` and no keyword the skeleton
+        reads first: its objects are a class of their own."""
+        return object_only(node)
+
+    def module_ref(self, ref: str) -> str:
+        """``ref`` between the files as the generator reads them (at their module paths, each
+        ``$defs`` key as :meth:`Skeleton.defs_keys` gives it)."""
+        target, pointer = self.tree.resolve(self.schema, ref)
+        here, there = module_file(self.schema), module_file(target)
+        path, hashed, fragment = ref.partition("#")
+        safe = self.skeleton.generator_pointer(target, pointer)
+        if safe != pointer:
+            hashed, fragment = "#", quote(safe, safe="/~$!&'()*+,;=:@")
+        elif here == self.schema.rel and there == target.rel:
+            return ref  # the names are the files': as written
+        if path:
+            path = posixpath.relpath(there.as_posix(), here.parent.as_posix())
+        moved = path + hashed + fragment
+        if moved != ref:
+            self.originals[moved] = ref
+        return moved
+
+    @staticmethod
+    def string_enum(node: Mapping[str, Any]) -> bool:
+        values = node.get("enum")
+        return (
+            isinstance(values, list)
+            and bool(values)
+            and all(isinstance(v, str) for v in values)
+            and len(set(values)) == len(values)
+        )
+
+    def enum_alone(self, node: Mapping[str, Any], pointer: str) -> bool:
+        """Whether a string ``enum`` may be kept: the generator makes it an ``Enum``, which
+        takes no validator and no length, so a class node keeps it only when nothing is left
+        for predicates to check there."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return True  # an inline enum: its other keywords are checked by the class's validator
+        return not set(node) - {*ANNOTATIONS, "$defs", "type", "enum"}
+
+    def enum_class(self, node: Mapping[str, Any], pointer: str, key: str) -> bool:
+        """Whether a class node's union of strings would become an ``Enum`` class (which the
+        generator makes of it) that needs a validator, which an ``Enum`` cannot take: then the
+        union is left to the predicates. A ``oneOf`` always needs one (it counts matches)."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return False
+        branches = node[key]
+        strings = all(
+            isinstance(b, dict) and (isinstance(b.get("const"), str) or self.string_enum(b))
+            for b in branches
+        )
+        if not strings:
+            return False
+        alone = key == "anyOf" and not set(node) - {*ANNOTATIONS, "$defs", key}
+        return not (
+            alone and all(not set(b) - {*ANNOTATIONS, "type", "const", "enum"} for b in branches)
+        )
+
+    def typed(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+    ) -> None:
+        kinds = types(node) or []
+        out["type"] = kinds[0] if len(kinds) == 1 else kinds
+        kept.add("type")
+        concrete = [k for k in kinds if k != "null"]
+        if len(concrete) != 1:
+            return  # a union of types: each member's constraints are checked by predicates
+        kind = concrete[0]
+        if kind == "object" and "null" in kinds and (self.rel, pointer) in self.skeleton.classes:
+            return  # a class is never null: the type alone (a dict or null), predicates the rest
+        # With null among the types, the generator would accept null beside the enum or const,
+        # which excludes it: they are left to the predicates.
+        string = kind == "string" and "null" not in kinds
+        enum = string and self.string_enum(node) and self.enum_alone(node, pointer)
+        const = string and not enum and isinstance(node.get("const"), str)
+        for key in LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
+            if key in node:
+                out[key] = node[key]
+                kept.add(key)
+        for key in BOUNDS if kind in ("integer", "number") else ():
+            bound = node.get(key)
+            if isinstance(bound, bool) or not (
+                isinstance(bound, int) or (kind == "number" and isinstance(bound, float))
+            ):
+                continue
+            if abs(bound) < _EXACT_FLOAT:
+                out[key] = bound
+                kept.add(key)
+        if enum:
+            out["enum"] = node["enum"]
+            kept.add("enum")
+        elif const:
+            out["const"] = node["const"]
+            kept.add("const")
+        elif kind == "array" and "items" in node and "prefixItems" not in node:
+            out["items"] = self.node(node["items"], f"{pointer}/items")
+            kept.add("items")
+        elif kind == "array" and isinstance(node.get("prefixItems"), list):
+            values = self.prefix_values(node, pointer)
+            if values is not None:
+                out["items"] = values  # list[T]; the predicates check each position
+        elif kind == "object":
+            self.object(node, pointer, out, kept, nullable="null" in kinds)
+
+    def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every item of an array with ``prefixItems``, when ``items`` says one for
+        the items past them (or refuses them): the union of their schemas' types (a superset:
+        the predicates check which applies where), else None."""
+        rest = node.get("items", True)
+        values = [
+            self.node(sub, f"{pointer}/prefixItems/{index}")
+            for index, sub in enumerate(node["prefixItems"])
+        ]
+        if isinstance(rest, dict):
+            values.append(self.node(rest, f"{pointer}/items"))
+        elif rest is not False:
+            return None
+        if not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
+
+    def object(
+        self,
+        node: dict[str, Any],
+        pointer: str,
+        out: dict[str, Any],
+        kept: set[str],
+        *,
+        nullable: bool,
+    ) -> None:
+        properties = node.get("properties")
+        required = node.get("required")
+        if isinstance(properties, dict):
+            out["properties"] = {
+                name: self.node(sub, f"{pointer}/properties/{escape_pointer(name)}")
+                for name, sub in properties.items()
+            }
+            kept.add("properties")
+            if (self.rel, pointer) in self.skeleton.classes:
+                self.exact_tuples(pointer, properties, required or [])
+            for name, sub in properties.items():
+                if name in (required or []):
+                    continue
+                stripped = out["properties"][name]
+                if isinstance(sub, dict) and "default" in sub:
+                    if self.defaults.applies(self.schema, pointer, name, sub["default"]):
+                        continue
+                    del stripped["default"]  # never filled in: absent stays absent, as below
+                # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
+                # refused or allowed (then the field keeps None among its values).
+                keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
+                examples = stripped.get("examples")
+                mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
+                stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
+        if isinstance(required, list) and set(required) <= set(properties or {}):
+            out["required"] = required
+            kept.add("required")
+        bases = self.exact_bases(node)
+        if bases:
+            out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in bases]
+            for index, entry in enumerate(node["allOf"]):
+                if entry in bases:
+                    self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
+        # A nullable object without properties is typed ``dict | None``, which the generator
+        # leaves open: the predicates close it.
+        closed = (
+            node.get("additionalProperties") is False
+            and "patternProperties" not in node
+            and not (nullable and not isinstance(properties, dict))
+        )
+        if bases and node.get("unevaluatedProperties") is False and self.closes(node, bases):
+            out["unevaluatedProperties"] = False
+            kept.add("unevaluatedProperties")
+        elif closed and "unevaluatedProperties" not in node:
+            out["additionalProperties"] = False
+            kept.add("additionalProperties")
+        elif not bases:
+            out["additionalProperties"] = True
+            if node.get("additionalProperties") is True:
+                kept.add("additionalProperties")
+            elif not properties:
+                values = self.map_values(node, pointer)
+                if values is not None:
+                    out["additionalProperties"] = values  # dict[str, T]; predicates check all
+
+    def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every value of an object without properties, when its
+        ``patternProperties`` and ``additionalProperties`` say one for every key: the union of
+        their schemas' types (a superset: the predicates check which applies), else None."""
+        patterns = node.get("patternProperties")
+        patterns = patterns if isinstance(patterns, dict) else {}
+        extra = node.get("additionalProperties")
+        values = [
+            self.node(sub, f"{pointer}/patternProperties/{escape_pointer(source)}")
+            for source, sub in patterns.items()
+        ]
+        # A pattern found in every key ("" and ".*" match the empty string at its start).
+        covered = extra is False or any(source in ("", ".*") for source in patterns)
+        if isinstance(extra, dict):
+            values.append(self.node(extra, f"{pointer}/additionalProperties"))
+            covered = True
+        if not covered or not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
