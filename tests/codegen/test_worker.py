@@ -17,7 +17,7 @@ import pytest
 
 from codegen.core.config import load_config
 from codegen.core.errors import CodegenError
-from codegen.generate import plan
+from codegen.generate import plan, plan_tree
 from codegen.generate.models import _dmcg
 from tests.conftest import REPO
 
@@ -37,7 +37,7 @@ def _plans(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> list[plan.Plan
     files = len(list(config.schema_dir.rglob("*.json")))
     plans = []
     for threshold, workers in ((files + 1, [False]), (files // 2 + 1, [True]), (1, [True] * 2)):
-        monkeypatch.setattr(plan, "WORKER_MIN_FILES", threshold)
+        monkeypatch.setattr(plan_tree, "WORKER_MIN_FILES", threshold)
         used.clear()
         plans.append(plan.build_plan(config))
         assert used == workers
