@@ -292,6 +292,12 @@ class _Stripper(Shapes):
                 # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
                 # refused or allowed (then the field keeps None among its values).
                 keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
+                if keeps_null and isinstance(stripped, dict) and types(stripped) is None:
+                    # A reference or a union whose type the skeleton cannot tell: null stays a
+                    # value only when the schema as written takes it (a reference to a union
+                    # of strings and arrays refuses it: its root model does).
+                    at = f"{pointer}/properties/{escape_pointer(name)}"
+                    keeps_null = self.defaults.valid(self.schema, at, None)
                 examples = stripped.get("examples")
                 mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
                 stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
