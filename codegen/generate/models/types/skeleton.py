@@ -49,7 +49,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.models.types.defaults import DefaultRule
 from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
@@ -102,6 +102,7 @@ class _Stripper(Shapes):
         self.rel = schema.rel.as_posix()
         self.skeleton = skeleton
         self.defaults = defaults
+        self.refusing_null: dict[tuple[str, str], bool] = {}  # by reference target
         self.originals: dict[
             str, str
         ] = {}  # each reference as the generator reads it -> as written
@@ -262,6 +263,45 @@ class _Stripper(Shapes):
         elif kind == "object":
             self.object(node, pointer, out, kept, nullable="null" in kinds)
 
+    def null_refused(self, file: SchemaFile, node: Any) -> bool:
+        """Whether the internal schema ``node`` of ``file`` refuses null by what its keywords
+        say: a type, enum or const without it, or a reference, an allOf member or every anyOf
+        (oneOf) member that refuses it. False: it takes null, or that is for a validator."""
+        if isinstance(node, bool):
+            return not node
+        if not isinstance(node, dict):
+            return False
+        kinds = types(node)
+        enum = node.get("enum")
+        if (kinds is not None and "null" not in kinds) or (
+            isinstance(enum, list) and None not in enum
+        ):
+            return True
+        if "const" in node and node["const"] is not None:
+            return True
+        every = node.get("allOf")
+        if isinstance(every, list) and any(self.null_refused(file, s) for s in every):
+            return True
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if (
+                isinstance(branches, list)
+                and branches
+                and all(self.null_refused(file, branch) for branch in branches)
+            ):
+                return True
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return False
+        target, pointer = self.tree.resolve(file, ref)
+        at = (target.rel.as_posix(), pointer)
+        if at not in self.refusing_null:
+            self.refusing_null[at] = False  # a circle of references decides nothing
+            self.refusing_null[at] = self.null_refused(
+                target, resolve_pointer(target.data, pointer)
+            )
+        return self.refusing_null[at]
+
     def object(
         self,
         node: dict[str, Any],
@@ -294,10 +334,13 @@ class _Stripper(Shapes):
                 keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
                 if keeps_null and isinstance(stripped, dict) and types(stripped) is None:
                     # A reference or a union whose type the skeleton cannot tell: null stays a
-                    # value only when the schema as written takes it (a reference to a union
-                    # of strings and arrays refuses it: its root model does).
+                    # value only when the schema takes it (a reference to a union of strings
+                    # and arrays refuses it: its root model does); read from the keywords when
+                    # they say so, else decided by the validator.
                     at = f"{pointer}/properties/{escape_pointer(name)}"
-                    keeps_null = self.defaults.valid(self.schema, at, None)
+                    keeps_null = not self.null_refused(self.schema, sub) and self.defaults.valid(
+                        self.schema, at, None
+                    )
                 examples = stripped.get("examples")
                 mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
                 stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
