@@ -6,7 +6,8 @@ scratch project): its seconds, peak memory (MB: of one process / of all its proc
 together, sampled every 0.25 s) and exit code; how many files the first ``generate`` refused
 (in that one run) and by which rules; how many ``init --exclude-refused`` excluded; how many
 contracts the second ``generate`` wrote; and datamodel-codegen on the files that ``generate``
-read (the folder less ``exclude``).
+read (the folder less ``exclude``); for each command that failed (but the first ``generate``,
+whose refusals are counted), the last lines it printed.
 
 ``--also-exclude FILE`` adds the schema files FILE lists (one name a line, relative to FOLDER;
 ``#`` starts a comment) to ``exclude`` as the user's own entries before the second
@@ -34,11 +35,15 @@ BIN = Path(sys.executable).parent
 _MARKS = re.compile(r"# refused: ([A-Z_, ]+)$", re.MULTILINE)
 
 
-def _table(rows: list[tuple[str, float, str, int]]) -> None:
+def _table(rows: list[tuple[str, float, str, int, str]]) -> None:
     width = max(len(row[0]) for row in rows)
     print(f"{'command':<{width}}  {'seconds':>8}  {'peak MB (one/all)':>17}  exit")
-    for name, seconds, peak, code in rows:
+    for name, seconds, peak, code, _ in rows:
         print(f"{name:<{width}}  {seconds:8.1f}  {peak:>17}  {code:4d}")
+    for name, _, _, code, log in rows:  # why a command failed: the last lines it printed
+        lines = [line for line in log.splitlines() if line.strip()]
+        if code != 0 and name != "generate (as it is)" and lines:
+            print(f"{name}: exit {code}: " + " | ".join(lines[-2:])[-300:])
 
 
 def main() -> None:
@@ -53,11 +58,11 @@ def main() -> None:
     root.mkdir(parents=True, exist_ok=True)
     shutil.copytree(args.folder, root / "schemas")
     codegen = str(BIN / "maverick-codegen")
-    rows: list[tuple[str, float, str, int]] = []
+    rows: list[tuple[str, float, str, int, str]] = []
 
     def run(name: str, *command: str) -> str:
         seconds, peak, code, log = measured(root, *command, timeout=args.timeout)
-        rows.append((name, seconds, peak, code))
+        rows.append((name, seconds, peak, code, log))
         return log
 
     files = sum(1 for _ in (root / "schemas").rglob("*.json"))

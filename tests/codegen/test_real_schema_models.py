@@ -138,7 +138,8 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"a": 1}, {"a": 1, "b": 2}, {"c": 1}, {}],
     ),
-    # A field whose reference refuses null: an array definition, and a chain of references.
+    # A field whose reference refuses null: an array definition, a chain of references, a
+    # union without "type" (docfx's content: a string or arrays); and one whose union takes it.
     "nullable.json": (
         {
             "$schema": D07,
@@ -146,14 +147,38 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             "properties": {
                 "platforms": {"$ref": "#/definitions/platforms"},
                 "icon": {"$ref": "#/definitions/icon"},
+                "content": {"$ref": "#/definitions/content"},
+                "either": {"$ref": "#/definitions/either"},
             },
             "definitions": {
                 "platforms": {"type": "array", "uniqueItems": True},
                 "icon": {"$ref": "#/definitions/uri"},
                 "uri": {"type": "string"},
+                "content": {
+                    "anyOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string"}},
+                        {"type": "array", "items": {"$ref": "#/definitions/item"}},
+                    ]
+                },
+                "item": {"type": "object", "properties": {"files": {"type": "string"}}},
+                "either": {"oneOf": [{"type": "string"}, {"type": "null"}]},
             },
         },
-        [{"platforms": ["a"]}, {"platforms": None}, {"icon": "a.png"}, {"icon": None}, {}],
+        [
+            {"platforms": ["a"]},
+            {"platforms": None},
+            {"icon": "a.png"},
+            {"icon": None},
+            {},
+            {"content": None},
+            {"content": "x"},
+            {"content": [{"files": "a"}]},
+            {"content": 1},
+            {"either": None},
+            {"either": "x"},
+            {"either": 1},
+        ],
     ),
     # Names the generator chose otherwise: an inline object named from its property
     # ("notifications" -> Notification) before the definition of that name, an enumeration
@@ -452,7 +477,7 @@ def test_a_circle_of_bases_is_refused_and_a_circle_through_a_property_generates(
     error = capsys.readouterr().err
     assert code == 2
     assert "looped.json#/definitions/x -> looped.json#/definitions/x/allOf/0" in error
-    assert error.splitlines()[0].endswith("(REF_CYCLE)")  # then the hint that excludes it
+    assert error.splitlines()[0].endswith("(REF_CYCLE)")  # then the line counting the refusals
     defs["y"] = {"type": "object", "properties": {"x": {"$ref": "#/definitions/x"}}}
     (tmp_path / "schemas" / "looped.json").write_text(json.dumps(looped), encoding="utf-8")
     code = main(["--config", str(tmp_path / "pyproject.toml"), "generate"], io.StringIO())

@@ -4,6 +4,7 @@
   schema into the keywords whose strict Pydantic form is exact, given to
   datamodel-code-generator, and the rest;
 * :mod:`.defaults` (over :mod:`.schema_graph`): whether a model may fill in a default;
+  :mod:`.null_refusal`: whether an optional property's field keeps ``None``;
 * :mod:`.fields`: edits of the generated fields (``pydantic.MISSING`` for absent properties).
 
 May import the core and :mod:`codegen.generate.rules`; never :mod:`codegen.generate.models.checks`

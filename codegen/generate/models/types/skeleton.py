@@ -95,6 +95,7 @@ class _Stripper(TypedShapes):
         self.rel = schema.rel.as_posix()
         self.skeleton = skeleton
         self.defaults = defaults
+        self.refusing_null: dict[tuple[str, str], bool] = {}
         self.originals: dict[
             str, str
         ] = {}  # each reference as the generator reads it -> as written

@@ -17,6 +17,7 @@ from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile
 from codegen.core.tree import object_only
 from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
+from codegen.generate.models.types.null_refusal import null_refused
 from codegen.generate.models.types.skeleton_shapes import (
     ANNOTATIONS,
     BOUNDS,
@@ -60,6 +61,8 @@ def module_file(schema: SchemaFile) -> PurePosixPath:
 
 class TypedShapes(Shapes):
     """The skeleton of each kind of node; :meth:`node` (the stripper's) strips any node."""
+
+    refusing_null: dict[tuple[str, str], bool]  # by reference target (null_refusal)
 
     def node(self, node: Any, pointer: str) -> Any:
         raise NotImplementedError  # the stripper's: every kind of node, by its keywords
@@ -268,6 +271,14 @@ class TypedShapes(Shapes):
                 # Absent stays absent (pydantic.MISSING, fields.use_missing), whether null is
                 # refused or allowed (then the field keeps None among its values).
                 keeps_null = not (self.refuses_null(stripped) or self.untyped(stripped))
+                if keeps_null and isinstance(stripped, dict) and types(stripped) is None:
+                    # A reference or a union whose type the skeleton cannot tell: null stays a
+                    # value only when the schema takes it, read from the keywords when they say
+                    # so (null_refusal), else decided by the validator.
+                    at = f"{pointer}/properties/{escape_pointer(name)}"
+                    keeps_null = not null_refused(
+                        self.tree, self.schema, sub, self.refusing_null
+                    ) and self.defaults.valid(self.schema, at, None)
                 examples = stripped.get("examples")
                 mark = MISSING_OR_NULL_MARK if keeps_null else MISSING_MARK
                 stripped["examples"] = [*(examples if isinstance(examples, list) else []), mark]
