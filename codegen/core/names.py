@@ -37,13 +37,32 @@ __all__ = ["RESERVED", "Names", "class_name", "derive", "is_class_name", "module
 # The names a generated module holds besides its classes, which a class must not shadow: what
 # datamodel-code-generator imports for the skeleton's keywords (pydantic's classes and strict
 # types, typing's, enum's), what the postprocessor adds (typing's Self, pydantic's MISSING,
-# pydantic-core's error, the package's _types helpers) and the registry's names.
+# pydantic-core's error, the package's _types helpers), the registry's names, and below
+# Python's capitalised builtins (a fixed list: the same names on every Python version).
 RESERVED = frozenset((
     "AliasChoices", "Annotated", "Any", "BaseModel", "ClassVar", "ConfigDict", "Discriminator",
     "Field", "JsonInt", "JsonNumber", "Literal", "MISSING", "Optional",
     "PydanticCustomError", "RootModel", "Self", "StrEnum", "StrictBool", "StrictBytes",
     "StrictFloat", "StrictInt", "StrictStr", "TYPE_CHECKING", "Tag", "TypeAlias", "Union",
     "AGENT_CONTRACTS", "CONTRACTS", "ContractInfo",
+)) | frozenset((  # Python's builtins a class name could be: pydantic would resolve an annotation
+    # to the builtin before the module's class is defined, and the checks raise some of them.
+    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+    "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError",
+    "Exception", "ExceptionGroup", "FileExistsError", "FileNotFoundError", "FloatingPointError",
+    "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning",
+    "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError",
+    "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
+    "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError", "OverflowError",
+    "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+    "PythonFinalizationError", "RecursionError", "ReferenceError", "ResourceWarning",
+    "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+    "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError",
+    "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+    "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
+    "ZeroDivisionError",
 ))  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _OTHER = re.compile(r"[^0-9A-Za-z_]+")

@@ -183,6 +183,39 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
     # Names the generator chose otherwise: an inline object named from its property
     # ("notifications" -> Notification) before the definition of that name, an enumeration
     # named from its property as the contract, a definition named as pydantic's Field.
+    "builtins.json": (
+        {
+            "$schema": D07,
+            "title": "Raised",
+            "type": "object",
+            "properties": {
+                "error": {"$ref": "#/definitions/Exception"},
+                "missing": {"$ref": "#/definitions/KeyError"},
+            },
+            "definitions": {
+                "Exception": {
+                    "type": "object",
+                    "properties": {"message": {"type": "string"}},
+                    "required": ["message"],
+                    "if": {"required": ["message"]},
+                    "then": {"properties": {"message": {"minLength": 2}}},
+                },
+                "KeyError": {
+                    "type": "object",
+                    "properties": {"key": {"type": "integer"}},
+                    "dependencies": {"key": ["where"]},
+                },
+            },
+        },
+        [
+            {"error": {"message": "ab"}, "missing": {"key": 1, "where": 2}},
+            {"error": {"message": "a"}},
+            {"error": {}},
+            {"missing": {"key": 1}},
+            {"missing": {"where": "x"}},
+            {"error": 7},
+        ],
+    ),
     "notify.json": (
         {
             "$schema": D07,
@@ -413,6 +446,18 @@ def test_a_class_named_as_pydantic_field_is_numbered(generated: dict[str, Any]) 
     module = importlib.import_module(model.__module__)
     assert module.Field is pydantic.Field
     assert module.Field2.model_fields["name"].is_required()
+
+
+def test_a_class_named_as_a_python_builtin_is_numbered(generated: dict[str, Any]) -> None:
+    """Definitions named ``Exception`` and ``KeyError`` (a real API gateway's schema): pydantic
+    resolved the annotation to the builtin before the module's class was defined, and the
+    model did not build."""
+    model, _ = generated["builtins.json"]
+    module = importlib.import_module(model.__module__)
+    assert module.Exception2.model_fields["message"].is_required()
+    assert module.KeyError2.model_fields["key"].annotation is not None
+    assert "Exception" not in vars(module)
+    assert "KeyError" not in vars(module)
 
 
 def test_the_model_names_the_rule_as_the_file_writes_it(generated: dict[str, Any]) -> None:
