@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
@@ -451,12 +452,18 @@ def shrink(document: Any, disagrees: Callable[[Any], bool], budget: int = 400) -
 
 
 # ------------------------------------------------------------------ verdicts
+def _decimal(number: float) -> Decimal:
+    return Decimal(repr(number)) if isinstance(number, float) else Decimal(number)
+
+
 def same_json(a: Any, b: Any) -> bool:
-    """JSON equality: numbers by value (1 == 1.0), booleans never equal to numbers."""
+    """JSON equality: numbers by value (1 == 1.0), booleans never equal to numbers. A float is
+    the decimal number its shortest repr writes (the JSON text ``4.707164912319661e+20`` is
+    470716491231966100000, as the models read it, not the float's binary value)."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        return _decimal(a) == _decimal(b)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
