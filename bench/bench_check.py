@@ -19,22 +19,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench_codegen import dmcg
+from bench_codegen import dmcg, timed
 
 REPO = Path(__file__).resolve().parent.parent
 HEAVY = ("pydantic", "datamodel_code_generator", "referencing", "jinja2", "jsonschema", "attrs")
-
-
-def timed(command: list[str], cwd: Path, expect: tuple[int, ...] = (0,)) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - start
-    if done.returncode not in expect:
-        raise SystemExit(f"{command[:4]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return elapsed
 
 
 def imported(project: Path) -> tuple[int, list[str]]:

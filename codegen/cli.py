@@ -1,4 +1,5 @@
-"""The ``maverick-codegen`` command line. The only module that prints.
+"""The ``maverick-codegen`` command line: parses, then runs the subcommand's module of
+:mod:`codegen.commands` (which, with this module, are the only ones that print).
 
 Exit codes: 0 clean, 1 drift or findings, 2 usage or schema errors.
 """

@@ -87,9 +87,11 @@ def generator_sources(package: Path) -> Iterator[Path]:
             yield path
 
 
+@cache
 def version(distribution: str) -> str:
-    """The installed version of ``distribution`` (importlib.metadata is imported on first use:
-    the CLI does not need it for every command)."""
+    """The installed version of ``distribution``, looked up once per process (every generated
+    file's header names the tools; importlib.metadata is imported on first use: the CLI does
+    not need it for every command)."""
     from importlib.metadata import version as installed  # noqa: PLC0415
 
     return installed(distribution)

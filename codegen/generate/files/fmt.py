@@ -15,18 +15,12 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from codegen.core.errors import CodegenError
-from codegen.core.inputs import version
 from codegen.core.scratch import scratch_dir
 
-__all__ = ["LINE_LENGTH", "format_python", "ruff_binary", "ruff_version"]
+__all__ = ["LINE_LENGTH", "format_python", "ruff_binary"]
 
 LINE_LENGTH = 100
 _SETTINGS = ["--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311"]
-
-
-@cache
-def ruff_version() -> str:
-    return version("ruff")  # the one lookup of installed versions (codegen.core.inputs)
 
 
 _ruff_lock = threading.Lock()

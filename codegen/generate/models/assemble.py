@@ -9,7 +9,8 @@ the common ones can be compiled while the generator still runs.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from codegen.core.errors import CodegenError, Location
@@ -76,40 +77,27 @@ def assemble_modules(
         *((k, modules[k]) for k in internal),
         *sorted((k, v) for k, v in modules.items() if k in by_module),
     ]:
-        code = _assemble_one(
-            skeleton, key, generated, by_module=by_module, by_title=by_title, shared=shared,
-            validators=validators, inputs=inputs,
-        )  # fmt: skip
-        sources[PurePosixPath(*key)] = code
+        with _editing(key, by_module.get(key)):
+            sources[PurePosixPath(*key)] = _assemble(
+                skeleton, key, generated, by_module=by_module, by_title=by_title, shared=shared,
+                validators=validators, inputs=inputs,
+            )  # fmt: skip
     missing = set(by_module) - set(modules)
     if missing:
         raise CodegenError(f"generator produced no module for {sorted(missing)}")
     return sources
 
 
-def _assemble_one(
-    skeleton: Skeleton,
-    key: tuple[str, ...],
-    generated: str,
-    *,
-    by_module: Mapping[tuple[str, ...], Contract],
-    by_title: Mapping[str, Contract],
-    shared: set[str],
-    validators: Validators,
-    inputs: Mapping[str, str],
-) -> str:
-    """One generated module with our header, its validators and the edits of its fields.
-    A failure other than a :class:`CodegenError` (an edit the generator's code defeats) is
-    one too, naming the schema files: never a traceback that names none."""
+@contextlib.contextmanager
+def _editing(key: tuple[str, ...], owner: Contract | None) -> Iterator[None]:
+    """A failure other than a :class:`CodegenError` while editing the generated module ``key``
+    (an edit the generator's code defeats) is one too, naming the schema file: never a
+    traceback that names none."""
     try:
-        return _assemble(
-            skeleton, key, generated, by_module=by_module, by_title=by_title, shared=shared,
-            validators=validators, inputs=inputs,
-        )  # fmt: skip
+        yield
     except CodegenError:
         raise
     except Exception as exc:
-        owner = by_module.get(key)
         where = Location(owner.schema.path) if owner is not None else None
         detail = f"{type(exc).__name__}: {exc}"
         raise CodegenError(
