@@ -221,7 +221,7 @@ REFUSAL = re.compile(
 
 
 # What follows the refused files' reasons: how many files, and what to do.
-SUMMARY = re.compile(r"error: \d+ of \d+ schema files in .* refused \(\d+ reasons above\).*")
+SUMMARY = re.compile(r"error: \d+ of \d+ schema files in .* refused \(\d+ reasons? above\).*")
 
 
 def refusal_problem(group: Group, project: Path, stderr: str) -> str | None:

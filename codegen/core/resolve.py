@@ -79,6 +79,7 @@ class _Reader:
         self.files = {s.uri: s for s in sources}
         self.targets: dict[tuple[PurePosixPath, str, str], Target] = {}
         self.moved: set[tuple[PurePosixPath, str]] = set()
+        self.own: dict[PurePosixPath, dict[str, str]] = {}  # each file's resources by URI
         self.pending: list[tuple[Source, _RefRead]] = []  # references to resolve
         for source in sources:
             cached = known.get((source.rel, source.uri, source.draft.name, id(source.raw)))
@@ -93,6 +94,17 @@ class _Reader:
         self.by_uri.setdefault(source.uri, (source, ""))
         for pointer, uri in found.resources.items():
             self.by_uri.setdefault(uri, (source, pointer))
+
+    def _own(self, source: Source, uri: str) -> tuple[Source, str] | None:
+        """A resource of ``source`` itself named by ``uri``: a file reaches its own resources
+        even when an earlier file claims the same URI (ID_UNIQUE reports that once; every
+        ``#/$defs/...`` of the later file is not reported again as naming the other one)."""
+        own = self.own.get(source.rel)
+        if own is None:
+            resources = self.scans[source.rel].resources
+            own = self.own[source.rel] = {u: p for p, u in reversed(resources.items())}
+        pointer = own.get(uri)
+        return None if pointer is None else (source, pointer)
 
     def _retrieve(self, uri: str) -> tuple[Source, str]:
         if uri in self.by_uri:
@@ -158,7 +170,7 @@ class _Reader:
             raise Problem(source.rel, where, '$recursiveRef must be "#"', "REF")
         uri, fragment = split_reference(base, value)
         try:
-            target, at = self._retrieve(uri)
+            target, at = self._own(source, uri) or self._retrieve(uri)
         except (LookupError, _Unmapped) as exc:
             raise self._unreachable(source, where, value, uri, exc) from None
         name = None

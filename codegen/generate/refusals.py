@@ -175,8 +175,8 @@ class Refusals:
         raise Refused(
             errors,
             f"{count} of {total} schema files in {shown}/ {'is' if count == 1 else 'are'} "
-            f"refused ({len(errors)} reasons above): no contract is generated while one is; "
-            f"{EXCLUDE_HINT}",
+            f"refused ({len(errors)} reason{'' if len(errors) == 1 else 's'} above): no contract "
+            f"is generated while one is; {EXCLUDE_HINT}",
         )
 
 

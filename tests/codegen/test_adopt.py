@@ -92,7 +92,12 @@ def _collection(root: Path) -> Path:
         "a.json": _object("A", **{"$id": "https://example.test/a.json"}),
         "good.json": _object("Good", {"a": {"$ref": "a.json"}}),
         "c.json": _object("C", {"n": {"$ref": "nope.json"}}),
-        "d.json": _object("D", **{"$id": "https://example.test/a.json"}),
+        # Its own #/$defs reference reads its own $defs (a.json has none): ID_UNIQUE says it once.
+        "d.json": _object(
+            "D",
+            {"d": {"$ref": "#/$defs/Day"}},
+            **{"$id": "https://example.test/a.json", "$defs": {"Day": {}}},
+        ),
         "e.json": _object("E", {"c": {"$ref": "c.json"}}),
         "f.json": _object("F", {"r": {"$ref": "https://example.org/schemas/x.json"}}),
         "g.json": _object("G", {"b": {"$ref": "b.json"}}),
