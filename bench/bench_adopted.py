@@ -16,7 +16,6 @@ Usage: python bench/bench_adopted.py DIR FOLDER [--harder 30] [--only NAME ...]
 from __future__ import annotations
 
 import argparse
-import copy
 import importlib
 import json
 import random
@@ -35,46 +34,7 @@ import pydantic  # noqa: E402
 from codegen.core.config import load_config  # noqa: E402  (the repository root is on the path only now)
 from codegen.core.loader import load_tree  # noqa: E402
 from tests import _schemastore  # noqa: E402
-from tests.corpus.documents import _paths, mutate  # noqa: E402
-
-NUDGES = ("swap", "swap", "number", "string", "repeat", "drop", "edit")
-
-
-def _values(document: Any) -> list[Any]:
-    found = []
-    for path in _paths(document):
-        value = document
-        for token in path:
-            value = value[token]
-        found.append(value)
-    return found
-
-
-def harder(document: Any, rng: random.Random, pool: list[Any]) -> Any:
-    """``document`` with one harder edit (the module's docstring)."""
-    edited = copy.deepcopy(document)
-    path = rng.choice(_paths(edited))
-    if not path:
-        return copy.deepcopy(rng.choice(pool))
-    parent: Any = edited
-    for token in path[:-1]:
-        parent = parent[token]
-    value, key, nudge = parent[path[-1]], path[-1], rng.choice(NUDGES)
-    if nudge == "swap":
-        parent[key] = copy.deepcopy(rng.choice(pool))
-    elif nudge == "number" and type(value) in (int, float):
-        parent[key] = rng.choice((value + 1, value - 1, -value, 0, value * 2, value + 0.5, -1))
-    elif nudge == "string" and isinstance(value, str):
-        parent[key] = rng.choice(("", value + "x", value.upper(), value[:1], " " + value, "0"))
-    elif nudge == "repeat" and isinstance(value, list) and value:
-        value.append(copy.deepcopy(rng.choice(value)))
-    elif nudge == "drop" and isinstance(value, list) and value:
-        del value[rng.randrange(len(value))]
-    elif isinstance(parent, dict) and rng.random() < 0.5:
-        del parent[key]
-    else:
-        return mutate(edited, rng)
-    return edited
+from tests.corpus.documents import harder, values  # noqa: E402
 
 
 def documents(folder: _schemastore.Folder, name: str, count: int) -> list[tuple[str, Any]]:
@@ -83,7 +43,7 @@ def documents(folder: _schemastore.Folder, name: str, count: int) -> list[tuple[
     tests = folder.documents(name)
     plain = [d for _, _, d in tests]
     rng = random.Random(_schemastore.seed_of(name) + 7)
-    pool = [v for d in plain for v in _values(d)]
+    pool = [v for d in plain for v in values(d)]
     found = [(k, d) for k, _, d in tests] + [("edit", d) for d in _schemastore.edits(name, plain)]
     for document in plain:
         for _ in range(count):

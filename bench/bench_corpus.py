@@ -20,8 +20,10 @@ With a FOLDER in SchemaStore's layout (``schemas/json/NAME.json``, ``test/NAME/`
 maverick-codegen, a project holding the schema and the schemas of the folder it references,
 every SchemaStore URL mapped to the folder (``[tool.maverick-codegen.refs]``); for plain
 datamodel-code-generator, the file where it lies (its relative references find their files).
-Each schema's documents: its test and negative test documents, 10 seeded edits of each (a value
-of another type, a key removed, an unknown key added), and up to ``--drawn`` documents
+Each schema's documents: its test and negative test documents, 10 seeded edits of each (half a
+value of another type, a key removed, an unknown key added; half closer to valid, a value
+swapped for another of the documents' or a number or string nudged: ``tests._schemastore.edits``),
+and up to ``--drawn`` documents
 hypothesis-jsonschema draws from it (at most 10 s; the same ones for both generators), each
 judged by python-jsonschema (the schema's own draft, ECMA-262 patterns). Schemas run in
 ``--jobs`` worker processes (2 by default), each generator within ``--timeout`` seconds per

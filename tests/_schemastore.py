@@ -10,9 +10,10 @@ by file name, with patterns read as ECMA-262 and ``multipleOf`` exact, as
 :mod:`codegen.core.ecma` reads them); SchemaStore's verdict and python-jsonschema's own reading
 of patterns (Python's ``re``) are kept beside it, counted apart.
 
-The documents of a schema: its test documents, :data:`EDITS` seeded small edits of each (a value
-of another JSON type, a key or item removed, an unknown key added:
-:func:`tests.corpus.documents.mutate`), and documents hypothesis-jsonschema draws from the
+The documents of a schema: its test documents, :data:`EDITS` seeded edits of each (:func:`edits`:
+half small ones, a value of another JSON type, a key or item removed, an unknown key added; half
+closer to valid, a value swapped for another of the documents' values, a number or a string
+nudged, an item repeated or dropped), and documents hypothesis-jsonschema draws from the
 schema when it takes it (:func:`drawn`).
 """
 
@@ -277,11 +278,23 @@ def seed_of(text: str) -> int:
 
 
 def edits(name: str, documents: list[Any], count: int = EDITS) -> list[Any]:
-    """``count`` seeded small edits of each document (seeded by the schema's name)."""
-    from tests.corpus.documents import mutate
+    """``count`` seeded edits of each document (seeded by the schema's name): half of them
+    small ones (``mutate``: a value of another type, a key removed, an unknown key added), half
+    closer to valid (``harder``: a value swapped for another of the documents' values, a number
+    or string nudged, an item repeated or dropped; a second edit on top three times in ten)."""
+    from tests.corpus.documents import harder, mutate, values
 
     rng = random.Random(seed_of(name))
-    return [mutate(document, rng) for document in documents for _ in range(count)]
+    pool = [value for document in documents for value in values(document)]
+    found = []
+    for document in documents:
+        for index in range(count):
+            if index % 2 == 0:
+                found.append(mutate(document, rng))
+                continue
+            edited = harder(document, rng, pool)
+            found.append(harder(edited, rng, pool) if rng.random() < 0.3 else edited)
+    return found
 
 
 @contextlib.contextmanager

@@ -5,9 +5,10 @@ A seeded subset (tests/corpus/schemastore.py: the schemas whose shapes made the 
 and a sample by draft and shape) lies in one schema folder, as a user's folder holds siblings,
 SchemaStore's URLs mapped to it; ``maverick-codegen generate`` runs once. Each schema's stored
 documents (SchemaStore's test and negative test documents, hypothesis-jsonschema's draws) and
-:data:`tests._schemastore.EDITS` seeded edits of each (a value of another type, a key removed,
-an unknown key added) are judged in JSON mode by its generated class and by python-jsonschema
-with the file's own draft and ECMA-262 patterns: no disagreement, no crash.
+:data:`tests._schemastore.EDITS` seeded edits of each (:func:`tests._schemastore.edits`: half a
+value of another type, a key removed or an unknown key added, half closer to valid) are judged
+in JSON mode by its generated class and by python-jsonschema with the file's own draft and
+ECMA-262 patterns: no disagreement, no crash.
 ``bench/bench_corpus.py FOLDER`` does the same for a whole folder, one schema at a time.
 """
 

@@ -159,6 +159,49 @@ def mutate(document: Any, rng: random.Random) -> Any:
     return mutated
 
 
+NUDGES = ("swap", "swap", "number", "string", "repeat", "drop", "edit")
+
+
+def values(document: Any) -> list[Any]:
+    """Every value of ``document``, itself first."""
+    found = []
+    for path in _paths(document):
+        value = document
+        for token in path:
+            value = value[token]
+        found.append(value)
+    return found
+
+
+def harder(document: Any, rng: random.Random, pool: list[Any]) -> Any:
+    """``document`` with one edit closer to valid than :func:`mutate`'s: a value replaced by
+    another value of ``pool`` (the values of the schema's documents), a number or a string
+    nudged, an array item repeated or removed, a key removed, or one of :func:`mutate`'s."""
+    edited = copy.deepcopy(document)
+    path = rng.choice(_paths(edited))
+    if not path:
+        return copy.deepcopy(rng.choice(pool))
+    parent: Any = edited
+    for token in path[:-1]:
+        parent = parent[token]
+    value, key, nudge = parent[path[-1]], path[-1], rng.choice(NUDGES)
+    if nudge == "swap":
+        parent[key] = copy.deepcopy(rng.choice(pool))
+    elif nudge == "number" and type(value) in (int, float):
+        parent[key] = rng.choice((value + 1, value - 1, -value, 0, value * 2, value + 0.5, -1))
+    elif nudge == "string" and isinstance(value, str):
+        parent[key] = rng.choice(("", value + "x", value.upper(), value[:1], " " + value, "0"))
+    elif nudge == "repeat" and isinstance(value, list) and value:
+        value.append(copy.deepcopy(rng.choice(value)))
+    elif nudge == "drop" and isinstance(value, list) and value:
+        del value[rng.randrange(len(value))]
+    elif isinstance(parent, dict) and rng.random() < 0.5:
+        del parent[key]
+    else:
+        return mutate(edited, rng)
+    return edited
+
+
 def write(here: Path, rel: str) -> str:
     """Produce and store the documents of corpus file ``rel``; say where they come from."""
     seed = sum(ord(c) * (i + 1) for i, c in enumerate(rel))
