@@ -18,11 +18,13 @@ import pytest
 from mcp import StdioServerParameters
 
 from maverick.contracts import TOOL_CONTRACTS, TOOL_INPUT_CONTRACTS, canonical_schema
+from maverick.tools.base import Limits
 from maverick.tools.mcp_server import TOOL_NAMES, build_server
 from tests.tools._expected import ERRORS, SUCCESSES, expected
 from tests.tools._mcp_checks import case_ids, check_answer, collect, exported_output_schema
 
 CLIENTS = ("in-memory", "stdio")
+BUDGET = 60.0
 CASES = [(t, a, r, True) for t, a, r in SUCCESSES] + [(t, a, m, False) for t, a, m in ERRORS]
 
 
@@ -35,9 +37,13 @@ def console_script() -> str:
 
 @pytest.fixture(scope="module")
 def sessions(repo: Path) -> dict[str, dict[str, Any]]:
-    """One session per client for the whole module (one server process for stdio)."""
-    stdio = StdioServerParameters(command=console_script(), args=["--root", str(repo)])
-    return {"in-memory": collect(build_server(repo)), "stdio": collect(stdio)}
+    """One session per client for the whole module (one server process for stdio). The calls
+    walk this repository: a time budget of a minute, not the default 10 s, so that a loaded
+    machine checks the answers (the budget has its tests: test_hostile, test_searchers)."""
+    budget = ["--time-budget", str(BUDGET)]
+    stdio = StdioServerParameters(command=console_script(), args=["--root", str(repo), *budget])
+    in_memory = build_server(repo, limits=Limits(time_budget=BUDGET))
+    return {"in-memory": collect(in_memory), "stdio": collect(stdio)}
 
 
 @pytest.mark.parametrize("client", CLIENTS)
