@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 from codegen.breaking.node_checks import Hit
 from codegen.breaking.pairs import ContractPair, Node
-from codegen.core.jsonpos import escape_pointer
+from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 
 __all__ = ["CONTRACT_CHECKS"]
@@ -40,24 +40,22 @@ def file_moved(pair: ContractPair) -> Iterator[Hit]:
         yield Hit("CONTRACT_FILE_MOVED", _root(pair), message)
 
 
-def _classes(schema: SchemaFile) -> dict[str, str]:
-    defs = schema.data.get("$defs") or {}
-    return {
-        entry["title"]: f"/$defs/{escape_pointer(name)}/title"
-        for name, entry in defs.items()
-        if isinstance(entry, dict) and isinstance(entry.get("title"), str)
-    }
-
-
 def class_deleted(pair: ContractPair) -> Iterator[Hit]:
-    now = {pair.cur.title, *_classes(pair.cur)}
-    for title, pointer in sorted(_classes(pair.prev).items()):
-        if title not in now:
-            message = (
-                f'Previously generated class "{title}" of {pair.prev.title} '
-                f"({pair.prev.file_pointer(pointer)}) was deleted or renamed."
-            )
-            yield Hit("CLASS_DELETED", _root(pair, previous=True, pointer=pointer), message)
+    """Each class a ``$defs`` entry generated before whose name no class has now: the names
+    the generator derives (a title that is no class name, an untitled object schema, a
+    numbered name), not the titles as written, so a title written otherwise that names the same
+    class is no finding, and an untitled class deleted is one."""
+    now = set(pair.cur.classes.values())
+    for pointer, name in sorted(pair.prev.classes.items()):
+        if not pointer or name in now:
+            continue
+        entry = resolve_pointer(pair.prev.data, pointer)
+        where = f"{pointer}/title" if isinstance(entry, dict) and "title" in entry else pointer
+        message = (
+            f'Previously generated class "{name}" of {pair.prev.title} '
+            f"({pair.prev.file_pointer(where)}) was deleted or renamed."
+        )
+        yield Hit("CLASS_DELETED", _root(pair, previous=True, pointer=where), message)
 
 
 def _bases(tree: SchemaTree, schema: SchemaFile) -> dict[str, str]:

@@ -63,9 +63,7 @@ BREAKING_RULES: tuple[BreakingRule, ...] = (
     BreakingRule(
         "CONTRACT_FILE_MOVED", (_C,), "a contract's file (its module) was moved or renamed"
     ),
-    BreakingRule(
-        "CLASS_DELETED", (_C,), "a titled $defs entry (a generated class) was deleted or renamed"
-    ),
+    BreakingRule("CLASS_DELETED", (_C,), "a $defs entry's generated class was deleted or renamed"),
     BreakingRule(
         "BASE_CHANGED", (_C,), "the allOf bases a contract extends (its class bases) changed"
     ),

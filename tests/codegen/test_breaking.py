@@ -352,3 +352,31 @@ def test_only_the_directions_a_selection_shows_are_asked() -> None:
     assert directions_for(parse_selection(["DATA_BACKWARD", "DATA_FORWARD"])) == both
     assert directions_for(parse_selection(["CONSTRAINT_LOOSENED"])) == ("DATA_FORWARD",)
     assert directions_for(parse_selection(["CHANGE_UNPROVEN"])) == both
+
+
+def _defs_side(root: Path, defs: dict[str, Any]) -> Side:
+    folder = root / "schemas"
+    folder.mkdir(parents=True)
+    note = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Note",
+            "type": "object", "properties": {"level": {"$ref": "#/$defs/level"}},
+            "$defs": defs}  # fmt: skip
+    (folder / "note.json").write_text(json.dumps(note, indent=2) + "\n")
+    return Side(load_tree(folder), root.name)
+
+
+def test_class_deleted_compares_the_class_names_the_generator_derives(tmp_path: Path) -> None:
+    """A title written otherwise that derives the same class name is no finding; an untitled
+    object schema of ``$defs`` is a class too, and deleting it is one."""
+    counted = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    previous = _defs_side(tmp_path / "previous", {"level": {**counted, "title": "level"},
+                                                  "extra-part": counted})  # fmt: skip
+    retitled = _defs_side(tmp_path / "retitled", {"level": {**counted, "title": "Level"},
+                                                  "extra-part": counted})  # fmt: skip
+    assert previous.tree.files[0].classes == retitled.tree.files[0].classes
+    assert compare(previous, retitled) == []
+    deleted = _defs_side(tmp_path / "deleted", {"level": {**counted, "title": "level"}})
+    [finding] = compare(previous, deleted)
+    assert (finding.rule, finding.pointer) == ("CLASS_DELETED", "/$defs/extra-part")
+    assert finding.message == (
+        'Previously generated class "ExtraPart" of Note (/$defs/extra-part) was deleted or renamed.'
+    )
