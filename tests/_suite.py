@@ -80,12 +80,18 @@ class Group:
     description: str
     schema: Any
     cases: tuple[Case, ...]
-    folder: str = "draft2020-12"  # the suite's folder: the draft
+    folder: str = "draft2020-12"  # the suite's folder: the draft (or its optional/format)
+    formats: str | None = None  # [tool.maverick-codegen] formats, when said
 
     @property
     def draft(self) -> str:
         """The draft as ``default_draft`` names it."""
-        return DRAFTS[self.folder]
+        return DRAFTS[self.folder.partition("/")[0]]
+
+    @property
+    def tag(self) -> str:
+        """The folder and the formats setting, as a Python name (packages, project folders)."""
+        return snake(self.folder).replace("/", "_") + (f"_{self.formats}" if self.formats else "")
 
     @property
     def name(self) -> str:
@@ -127,13 +133,18 @@ class Group:
         """The project's ``[tool.maverick-codegen]``: the group's draft, the remotes mapped."""
         return (
             f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
-            f'package = "{package}"\ndefault_draft = "{self.draft}"\n\n'
+            f'package = "{package}"\ndefault_draft = "{self.draft}"\n'
+            + (f'formats = "{self.formats}"\n' if self.formats else "")
+            + "\n"
             f'[tool.maverick-codegen.refs]\n"{REMOTE_PREFIX}" = {json.dumps(str(remotes))}\n'
         )
 
 
-def groups(keywords: Iterable[str] | None = None, folder: str = "draft2020-12") -> list[Group]:
-    """Every group of one draft's suite, in file and index order (optionally of some files)."""
+def groups(
+    keywords: Iterable[str] | None = None, folder: str = "draft2020-12", formats: str | None = None
+) -> list[Group]:
+    """Every group of one draft's suite, in file and index order (optionally of some files);
+    ``folder`` may be a draft's ``optional/format``, ``formats`` the project's setting."""
     wanted = set(keywords) if keywords is not None else None
     found = []
     for path in sorted((FOLDER / folder).glob("*.json")):
@@ -142,7 +153,7 @@ def groups(keywords: Iterable[str] | None = None, folder: str = "draft2020-12") 
         for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
             cases = tuple(Case(t["description"], t["data"], t["valid"]) for t in group["tests"])
             found.append(
-                Group(path.stem, index, group["description"], group["schema"], cases, folder)
+                Group(path.stem, index, group["description"], group["schema"], cases, folder, formats)
             )
     return found
 
@@ -247,8 +258,8 @@ def run_maverick(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    project = workdir / group.folder / group.name
-    package = f"suite_{snake(group.folder)}_{group.name}"
+    project = workdir / group.tag / group.name
+    package = f"suite_{group.tag}_{group.name}"
     schema_file = project / "schemas" / group.rel
     schema_file.parent.mkdir(parents=True)
     schema_file.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
@@ -290,8 +301,8 @@ def run_plain_dmcg(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    folder = workdir / group.folder / group.name
-    package = f"plain_{snake(group.folder)}_{group.name}"
+    folder = workdir / group.tag / group.name
+    package = f"plain_{group.tag}_{group.name}"
     (folder / package).mkdir(parents=True)
     source = folder / f"{group.name}.json"
     source.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
@@ -346,8 +357,8 @@ def run_maverick_batch(batch: list[Group], workdir: Path) -> list[Result]:
     from codegen.cli import main
 
     first = batch[0]
-    project = workdir / first.folder / f"{snake(first.keyword)}_from_{first.index:02d}"
-    package = f"suite_{snake(first.folder)}_{snake(first.keyword)}_{first.index:02d}"
+    project = workdir / first.tag / f"{snake(first.keyword)}_from_{first.index:02d}"
+    package = f"suite_{first.tag}_{snake(first.keyword)}_{first.index:02d}"
     for group in batch:
         schema_file = project / "schemas" / group.rel
         schema_file.parent.mkdir(parents=True, exist_ok=True)
