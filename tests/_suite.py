@@ -153,7 +153,9 @@ def groups(
         for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
             cases = tuple(Case(t["description"], t["data"], t["valid"]) for t in group["tests"])
             found.append(
-                Group(path.stem, index, group["description"], group["schema"], cases, folder, formats)
+                Group(
+                    path.stem, index, group["description"], group["schema"], cases, folder, formats
+                )
             )
     return found
 

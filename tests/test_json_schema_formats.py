@@ -87,7 +87,8 @@ def test_asserted_formats_decide_as_the_suite(
         *reasons, summary = result.detail.split("\n")
         assert _suite.SUMMARY.fullmatch(summary), result.detail
         assert all(_suite.REFUSAL.fullmatch(line) for line in reasons), result.detail
-        assert "format 'unknown'" in result.detail and "(FORMAT)" in result.detail
+        assert "format 'unknown'" in result.detail
+        assert "(FORMAT)" in result.detail
         assert " at /format" in result.detail
 
 
