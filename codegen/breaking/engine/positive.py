@@ -41,7 +41,7 @@ from codegen.breaking.engine.literals import (
     case_alt,
     number_of,
 )
-from codegen.breaking.engine.nodes import SNode, Unsupported
+from codegen.breaking.engine.nodes import SNode, Unsupported, format_unsupported
 from codegen.breaking.engine.unions import disjoint
 
 __all__ = ["NOT_NUMBER", "positive"]
@@ -221,8 +221,16 @@ def _applicator(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
     return True
 
 
+def _format(node: SNode, spec: Any, kind: str, alt: Alt) -> bool:
+    """An asserted format applies to strings only; a string of it is not searched for."""
+    if kind == "string":
+        raise format_unsupported(node)
+    return True
+
+
 _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
     "type": _type,
+    "format": _format,
     "enum": _values,
     "const": _const,
     **{k: _keyed(k, _number_key) for k in _NUMBER_ATOMS},

@@ -28,7 +28,10 @@ those tests) decides what IDNA2008 says.
 
 from __future__ import annotations
 
-__all__ = ["ASSERTED", "FORMATS", "FORMAT_IMPORTS"]
+import functools
+from collections.abc import Callable
+
+__all__ = ["ASSERTED", "FORMATS", "FORMAT_IMPORTS", "format_check"]
 
 # Every format the checks decide: every format the specification defines (draft-04 to 2020-12).
 # Asserting any other is refused at generate time (it would pass every string).
@@ -298,3 +301,19 @@ def _format(name: str, x: str) -> bool:
     """Whether the string ``x`` is of the format ``name`` (one the package asserts)."""
     return _FORMATS[name](x)
 '''
+
+
+@functools.cache
+def format_check() -> Callable[[str, str], bool]:
+    """``_format(name, x)`` of :data:`FORMATS`, for the checks of this package that judge a
+    value as the generated models do (``breaking``'s engine): the same text, run once."""
+    from codegen.generate.models.checks.predicate_runtime import (  # noqa: PLC0415
+        RUNTIME,
+        RUNTIME_IMPORTS,
+    )
+
+    namespace: dict[str, object] = {}
+    exec("\n".join((*RUNTIME_IMPORTS, *FORMAT_IMPORTS)) + "\n" + RUNTIME + FORMATS, namespace)
+    check = namespace["_format"]
+    assert callable(check)
+    return lambda name, x: bool(check(name, x))
