@@ -15,7 +15,7 @@ from typing import Any
 from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
-from codegen.generate.models.checks.format_runtime import format_check
+from codegen.core.formats import format_check
 
 __all__ = ["additional_keys", "valid"]
 

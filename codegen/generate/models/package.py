@@ -17,10 +17,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
+from codegen.core.formats import FORMATS
 from codegen.core.inputs import view_inputs
 from codegen.generate.contract import Contract
 from codegen.generate.files.header import header, templates
-from codegen.generate.models.checks.format_runtime import FORMATS
 from codegen.generate.models.checks.predicate_runtime import RUNTIME
 from codegen.generate.models.postprocess import TYPES_MODULE
 

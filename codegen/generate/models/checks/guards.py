@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from codegen.core.formats import ASSERTED
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile
 from codegen.generate.models.checks.applicators import Applicators, Compiler, refuse
-from codegen.generate.models.checks.format_runtime import ASSERTED
 
 __all__ = ["ANNOTATIONS", "KEYWORDS", "WHY", "Compiler", "Guards", "check_keywords", "refuse"]
 

@@ -1,4 +1,4 @@
-"""The ``format`` checks a generated package holds when the project asserts formats.
+"""The ``format`` checks of a project that asserts formats: the models', ``breaking``'s, npm's.
 
 ``[tool.maverick-codegen] formats = "assert"`` makes ``format`` a validation keyword: a string
 that is not of its format is refused (a value of another JSON type is not a string and passes,
@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["ASSERTED", "FORMATS", "FORMAT_IMPORTS", "format_check"]
+__all__ = ["ASSERTED", "FORMATS", "FORMAT_IMPORTS", "format_check", "regular_formats"]
 
 # Every format the checks decide: every format the specification defines (draft-04 to 2020-12).
 # Asserting any other is refused at generate time (it would pass every string).
@@ -304,16 +305,36 @@ def _format(name: str, x: str) -> bool:
 
 
 @functools.cache
-def format_check() -> Callable[[str, str], bool]:
-    """``_format(name, x)`` of :data:`FORMATS`, for the checks of this package that judge a
-    value as the generated models do (``breaking``'s engine): the same text, run once."""
-    from codegen.generate.models.checks.predicate_runtime import (  # noqa: PLC0415
-        RUNTIME,
-        RUNTIME_IMPORTS,
-    )
+def _namespace() -> dict[str, Any]:
+    """:data:`FORMATS` run once (for the checks of this package that judge a value as the
+    generated models do)."""
+    namespace: dict[str, Any] = {}
+    # What the text takes from the module it is written into (the package's _types).
+    given = ("from collections.abc import Callable", "import regress")
+    exec("\n".join((*given, *FORMAT_IMPORTS)) + "\n" + FORMATS, namespace)
+    return namespace
 
-    namespace: dict[str, object] = {}
-    exec("\n".join((*RUNTIME_IMPORTS, *FORMAT_IMPORTS)) + "\n" + RUNTIME + FORMATS, namespace)
-    check = namespace["_format"]
-    assert callable(check)
+
+def format_check() -> Callable[[str, str], bool]:
+    """``_format(name, x)``: whether the string ``x`` is of the format ``name``, as the
+    generated models decide (``breaking``'s engine judges with it)."""
+    check = _namespace()["_format"]
     return lambda name, x: bool(check(name, x))
+
+
+# The formats whose check is one regular expression over the whole string, by the name of the
+# pattern in FORMATS: the npm package's validators use the same grammar (read by ECMA-262 with
+# the u flag, as written here: no construct of Python's own).
+_REGULAR = {"duration": "_DURATION_RE", "uuid": "_UUID_RE", "uri": "_URI_RE",
+            "uri-reference": "_URI_REFERENCE_RE", "iri": "_IRI_RE",
+            "iri-reference": "_IRI_REFERENCE_RE", "uri-template": "_URI_TEMPLATE_RE",
+            "json-pointer": "_JSON_POINTER_RE",
+            "relative-json-pointer": "_RELATIVE_POINTER_RE"}  # fmt: skip
+
+
+def regular_formats() -> dict[str, str]:
+    """The source of the regular expression of each format :data:`_REGULAR` names, and of the
+    date and time parts that ``date-time`` reads (``_DATE``, ``_TIME``)."""
+    namespace = _namespace()
+    found = {name: namespace[pattern].pattern for name, pattern in _REGULAR.items()}
+    return {**found, "_DATE": namespace["_DATE"], "_TIME": namespace["_TIME"]}
