@@ -303,6 +303,7 @@ def render_docs(
             agents=sorted((agent, by_title[title]) for agent, title in agents),
             link=_link,
             export=export,
+            formats=tree.asserts_formats,
             diagram=diagram(tree, ordered, source),
         )
     )
