@@ -32,7 +32,16 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ASSERTED", "FORMATS", "FORMAT_IMPORTS", "format_check", "regular_formats"]
+__all__ = [
+    "ASSERTED",
+    "FORMATS",
+    "FORMAT_IMPORTS",
+    "FORMAT_TYPES",
+    "FORMAT_TYPE_IMPORTS",
+    "format_check",
+    "format_examples",
+    "regular_formats",
+]
 
 # Every format the checks decide: every format the specification defines (draft-04 to 2020-12).
 # Asserting any other is refused at generate time (it would pass every string).
@@ -79,17 +88,20 @@ def _time_ok(parts: tuple[str | None, ...]) -> bool:
 
 def _date_time(x: str) -> bool:
     found = _DATE_TIME_RE.fullmatch(x)
-    return bool(found) and _date_ok(*found.groups()[:3]) and _time_ok(found.groups()[3:])
+    if found is None:
+        return False
+    year, month, day, *rest = found.groups()
+    return _date_ok(year, month, day) and _time_ok(tuple(rest))
 
 
 def _date(x: str) -> bool:
     found = _DATE_RE.fullmatch(x)
-    return bool(found) and _date_ok(*found.groups())
+    return found is not None and _date_ok(*found.groups())
 
 
 def _time(x: str) -> bool:
     found = _TIME_RE.fullmatch(x)
-    return bool(found) and _time_ok(found.groups())
+    return found is not None and _time_ok(found.groups())
 
 
 _DUR_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
@@ -304,6 +316,110 @@ def _format(name: str, x: str) -> bool:
 '''
 
 
+# The types of the asserted formats whose Python type holds every valid string (uuid, ipv4,
+# ipv6), written into the package's _types module after FORMATS (formats = "assert" only): each
+# a subclass of Python's type that checks the string with _format first, keeps it, and dumps it
+# back as it was (JSON mode), so that no check reads a rewritten value (an upper-case UUID, an
+# IPv6 address not in its shortest form) and a dump is the document that was read.
+FORMAT_TYPES = r'''
+
+def _format_schema(cls: Any, name: str, plain: type) -> core_schema.CoreSchema:
+    """A string of format ``name`` as ``cls`` (its text kept), or an instance of ``plain``
+    (Python mode), dumped in JSON mode as its text."""
+
+    def validate(value: Any) -> Any:
+        if type(value) is str:
+            if not _format(name, value):
+                raise PydanticCustomError("format", f"the string is not of the format {name}")
+            return cls(value)
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, plain):
+            return cls(str(value))
+        raise PydanticCustomError("format", f"format {name}: the value must be a string")
+
+    return core_schema.no_info_plain_validator_function(
+        validate,
+        serialization=core_schema.plain_serializer_function_ser_schema(
+            lambda value: value.text, when_used="json"
+        ),
+    )
+
+
+class JsonUUID(UUID):
+    """A UUID (format uuid, asserted) that keeps the text it was read from."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        object.__setattr__(self, "text", text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.text,))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return _format_schema(cls, "uuid", UUID)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
+        return {"type": "string", "format": "uuid"}
+
+
+class JsonIPv4Address(IPv4Address):
+    """An IPv4 address (format ipv4, asserted) that keeps the text it was read from."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.text,))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return _format_schema(cls, "ipv4", IPv4Address)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
+        return {"type": "string", "format": "ipv4"}
+
+
+class JsonIPv6Address(IPv6Address):
+    """An IPv6 address (format ipv6, asserted) that keeps the text it was read from."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.text,))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return _format_schema(cls, "ipv6", IPv6Address)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
+        return {"type": "string", "format": "ipv6"}
+'''
+# What FORMAT_TYPES takes from the module it is written into, besides FORMATS.
+FORMAT_TYPE_IMPORTS = (
+    "from ipaddress import IPv4Address, IPv6Address",
+    "from uuid import UUID",
+    "from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler",
+    "from pydantic_core import PydanticCustomError, core_schema",
+)
+
+
 @functools.cache
 def _namespace() -> dict[str, Any]:
     """:data:`FORMATS` run once (for the checks of this package that judge a value as the
@@ -313,6 +429,29 @@ def _namespace() -> dict[str, Any]:
     given = ("from collections.abc import Callable", "import regress")
     exec("\n".join((*given, *FORMAT_IMPORTS)) + "\n" + FORMATS, namespace)
     return namespace
+
+
+# A string of each format (breaking's witnesses); the strings outside a format are those of the
+# others that are not of it, a control character (no format takes one) and "(" (no regex).
+_EXAMPLES = {
+    "date-time": "1970-01-01T00:00:00Z", "date": "1970-01-01", "time": "00:00:00Z",
+    "duration": "P1D", "uuid": "00000000-0000-0000-0000-000000000000", "ipv4": "127.0.0.1",
+    "ipv6": "::1", "email": "a@example.com", "idn-email": "a@example.com",
+    "hostname": "example.com", "idn-hostname": "example.com", "uri": "https://example.com/",
+    "uri-reference": "https://example.com/", "iri": "https://example.com/",
+    "iri-reference": "https://example.com/", "uri-template": "https://example.com/{id}",
+    "json-pointer": "/a", "relative-json-pointer": "0", "regex": "a",
+}  # fmt: skip
+
+
+def format_examples(name: str, *, inside: bool) -> tuple[str, ...]:
+    """A string of the format ``name`` (``inside``), or the strings known not to be of it:
+    what ``breaking`` shows where a witness must hold (or break) an asserted format."""
+    if inside:
+        return (_EXAMPLES[name],)
+    check = format_check()
+    known = sorted({*_EXAMPLES.values(), "\x00", "("})
+    return tuple(text for text in known if not check(name, text))
 
 
 def format_check() -> Callable[[str, str], bool]:

@@ -35,10 +35,11 @@ from codegen.breaking.engine.literals import (
     components,
     number_of,
 )
-from codegen.breaking.engine.nodes import SNode, Unsupported, format_unsupported
+from codegen.breaking.engine.nodes import SNode, Unsupported, unsearched
 from codegen.breaking.engine.positive import NOT_NUMBER
 from codegen.breaking.engine.unions import disjoint, facts, presence, tag, values_node
 from codegen.core.ecma import ecma_search
+from codegen.core.formats import format_examples
 
 __all__ = ["negative"]
 
@@ -199,8 +200,13 @@ def _not_string(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
 
 
 def _not_format(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
-    """A string outside an asserted format is not searched for."""
-    raise format_unsupported(node)
+    """A string outside an asserted format: its counter-example, or else one the engine does
+    not search for (undecided, never "none")."""
+    outside = format_examples(node.obj["format"], inside=False)
+    return [
+        Alt(atoms=[In(outside, positive=True)]),
+        Alt(lits=[Lit(unsearched(node), True)]),
+    ]
 
 
 def _not_array(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:

@@ -27,6 +27,7 @@ __all__ = [
     "json_equal",
     "root",
     "same",
+    "unsearched",
 ]
 
 IGNORED = ANNOTATIONS | {"$id", "$schema", "$defs", "$comment"}
@@ -41,6 +42,19 @@ def format_unsupported(node: SNode) -> Unsupported:
         "does not search for strings of a format or outside it",
         node,
     )
+
+
+UNSEARCHED = "$unsearched-format"
+"""The mark of :func:`unsearched`'s node."""
+
+
+def unsearched(node: SNode) -> SNode:
+    """A node standing for the strings of ``node``'s format (or outside it) that the engine
+    does not search for: expanding it is :func:`format_unsupported` (the question is then
+    undecided, never answered "none"). At the format's own pointer, so that no answer about
+    ``node`` is taken for it."""
+    value = {"format": node.obj.get("format"), UNSEARCHED: True}
+    return SNode(node.tree, node.home, f"{node.pointer}/format", value, node.scope)
 
 
 class Unsupported(Exception):
@@ -115,6 +129,8 @@ class SNode:
         """The keywords of this node that constrain instances (``format`` where the tree
         asserts formats); refuses unknown ones."""
         for key in self.obj:
+            if key == UNSEARCHED:
+                raise format_unsupported(self)
             if key == "format" and self.tree.asserts_formats:
                 yield key  # judged by the checks the models use; no string is searched for it
                 continue

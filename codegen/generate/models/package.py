@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
-from codegen.core.formats import FORMATS
+from codegen.core.formats import FORMAT_TYPES, FORMATS
 from codegen.core.inputs import view_inputs
 from codegen.generate.contract import Contract
 from codegen.generate.files.header import header, templates
@@ -62,7 +62,7 @@ class OwnFile:
         top = header(self.view["source"], self.inputs, _MADE_FROM)
         template = templates().get_template(self.template)
         if self.template == "types.py.j2":
-            formats = FORMATS if self.view.get("formats") else ""
+            formats = FORMATS + FORMAT_TYPES if self.view.get("formats") else ""
             return template.render(header=top, runtime=RUNTIME + formats, formats=bool(formats))
         return template.render(header=top, **self.view)
 
