@@ -81,6 +81,9 @@ def test_asserted_formats_decide_as_the_suite(
     assert _problems(found, REFUSED) == []
     assert [d for r in found for d in r.disagreements()] == []
     assert judged >= MINIMUM_JUDGED * sum(total.values()), table
+    # docs/json-schema-support.md states these figures (tests/_suite.py FORMAT_FIGURES).
+    draft = _suite.DRAFTS[folder.partition("/")[0]]
+    assert _suite.FORMAT_FIGURES[draft] == (judged, sum(total.values()))
     refused = [r for r in found if r.status == "refused"]
     assert [r.group.keyword for r in refused] == ["unknown"]
     for result in refused:
