@@ -157,7 +157,7 @@ _DOTS = re.compile("[.\u3002\uff0e\uff61]")
 def _idn_hostname(x: str) -> bool:
     """RFC 5890: labels of U-labels and A-labels (any of the four full stops between them),
     as IDNA2008 checks them, at most 253 characters once encoded."""
-    if not x or x.isascii() and not _hostname(x):
+    if not x or (x.isascii() and not _hostname(x)):
         return False
     labels = _DOTS.split(x)
     if not all(labels):
