@@ -241,13 +241,22 @@ def _notes(tree: SchemaTree) -> list[str]:
             for _, node in iter_subschemas(schema.data)
         )
     )
-    if not integers:
-        return []
-    return [
-        "Draft-04's `integer` refuses `1.0`, and so do the models, but JavaScript cannot tell "
-        "`1.0` from `1` (`JSON.parse` reads both as the number 1): `validate` accepts `1.0` "
-        f"where these draft-04 schemas say `integer`: {', '.join(f'`{r}`' for r in integers)}."
-    ]
+    notes = []
+    if tree.asserts_formats:
+        notes.append(
+            "`format` is asserted, as the models assert it (the project's `formats = "
+            '"assert"`): `date`, `time`, `ipv4` and `ipv6` with '
+            "[ajv-formats](https://ajv.js.org/packages/ajv-formats.html), every other format "
+            "with the grammar the models use."
+        )
+    if integers:
+        notes.append(
+            "Draft-04's `integer` refuses `1.0`, and so do the models, but JavaScript cannot "
+            "tell `1.0` from `1` (`JSON.parse` reads both as the number 1): `validate` accepts "
+            f"`1.0` where these draft-04 schemas say `integer`: "
+            f"{', '.join(f'`{r}`' for r in integers)}."
+        )
+    return notes
 
 
 def _description(settings: NpmSettings, source: str) -> str:
