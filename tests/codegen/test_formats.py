@@ -198,6 +198,53 @@ def test_typed_formats_decide_as_the_suite_and_dump_the_text_they_read(
     assert json.loads(made.model_dump_json(exclude_unset=True))["id"] == str(UUID(int=1))
 
 
+U = "2eb8aa08-aa98-11ea-b4aa-73b441d16380"
+# Checks beside a typed format read the text, never the value Python would write.
+BESIDE = {
+    "$schema": D2020,
+    "$id": "https://example.com/beside.json",
+    "title": "Beside",
+    "type": "object",
+    "properties": {
+        "uids": {
+            "type": "array",
+            "uniqueItems": True,
+            "items": {"type": "string", "format": "uuid"},
+        },
+        "pin": {"type": "string", "format": "uuid", "enum": [U]},
+        "short": {"type": "string", "format": "ipv6", "maxLength": 3},
+    },
+}
+BESIDE_CASES = [
+    ({"uids": [U, U.upper()]}, True),  # two strings: unique, though one UUID
+    ({"uids": [U, U]}, False),
+    ({"pin": U.upper()}, False),  # the enum names the lower-case text only
+    ({"pin": U}, True),
+    ({"short": "::1"}, True),
+    ({"short": "0::1"}, False),  # four characters, though Python writes it "::1"
+]
+
+
+def test_checks_beside_a_typed_format_read_the_text(
+    tmp_path: Path, imported: list[tuple[str, str]]
+) -> None:
+    root = _project(tmp_path, "assert", {"beside.json": BESIDE}, "beside_formats")
+    assert _corpus._generate(root) == (0, "")
+    beside = _import(imported, root, "beside_formats.beside").Beside
+    for document, valid in BESIDE_CASES:
+        for model in (
+            lambda d: beside.model_validate_json(json.dumps(d)),
+            beside.model_validate,
+        ):
+            try:
+                made = model(document)
+            except pydantic.ValidationError:
+                assert not valid, document
+            else:
+                assert valid, document
+                assert json.loads(made.model_dump_json(exclude_unset=True)) == document
+
+
 def test_a_consumer_reads_typed_format_fields_under_mypy_strict(tmp_path: Path) -> None:
     root = _project(tmp_path / "project", "assert", {"event.json": EVENT}, "typed_consumer")
     assert _corpus._generate(root) == (0, "")
