@@ -80,12 +80,18 @@ class Group:
     description: str
     schema: Any
     cases: tuple[Case, ...]
-    folder: str = "draft2020-12"  # the suite's folder: the draft
+    folder: str = "draft2020-12"  # the suite's folder: the draft (or its optional/format)
+    formats: str | None = None  # [tool.maverick-codegen] formats, when said
 
     @property
     def draft(self) -> str:
         """The draft as ``default_draft`` names it."""
-        return DRAFTS[self.folder]
+        return DRAFTS[self.folder.partition("/")[0]]
+
+    @property
+    def tag(self) -> str:
+        """The folder and the formats setting, as a Python name (packages, project folders)."""
+        return snake(self.folder).replace("/", "_") + (f"_{self.formats}" if self.formats else "")
 
     @property
     def name(self) -> str:
@@ -127,13 +133,18 @@ class Group:
         """The project's ``[tool.maverick-codegen]``: the group's draft, the remotes mapped."""
         return (
             f'[tool.maverick-codegen]\nschema_dir = "schemas"\noutput_dir = "out/{package}"\n'
-            f'package = "{package}"\ndefault_draft = "{self.draft}"\n\n'
+            f'package = "{package}"\ndefault_draft = "{self.draft}"\n'
+            + (f'formats = "{self.formats}"\n' if self.formats else "")
+            + "\n"
             f'[tool.maverick-codegen.refs]\n"{REMOTE_PREFIX}" = {json.dumps(str(remotes))}\n'
         )
 
 
-def groups(keywords: Iterable[str] | None = None, folder: str = "draft2020-12") -> list[Group]:
-    """Every group of one draft's suite, in file and index order (optionally of some files)."""
+def groups(
+    keywords: Iterable[str] | None = None, folder: str = "draft2020-12", formats: str | None = None
+) -> list[Group]:
+    """Every group of one draft's suite, in file and index order (optionally of some files);
+    ``folder`` may be a draft's ``optional/format``, ``formats`` the project's setting."""
     wanted = set(keywords) if keywords is not None else None
     found = []
     for path in sorted((FOLDER / folder).glob("*.json")):
@@ -142,7 +153,9 @@ def groups(keywords: Iterable[str] | None = None, folder: str = "draft2020-12") 
         for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
             cases = tuple(Case(t["description"], t["data"], t["valid"]) for t in group["tests"])
             found.append(
-                Group(path.stem, index, group["description"], group["schema"], cases, folder)
+                Group(
+                    path.stem, index, group["description"], group["schema"], cases, folder, formats
+                )
             )
     return found
 
@@ -247,8 +260,8 @@ def run_maverick(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    project = workdir / group.folder / group.name
-    package = f"suite_{snake(group.folder)}_{group.name}"
+    project = workdir / group.tag / group.name
+    package = f"suite_{group.tag}_{group.name}"
     schema_file = project / "schemas" / group.rel
     schema_file.parent.mkdir(parents=True)
     schema_file.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
@@ -290,8 +303,8 @@ def run_plain_dmcg(group: Group, workdir: Path) -> Result:
 
     if group.set_aside:
         return Result(group, "set aside", group.set_aside)
-    folder = workdir / group.folder / group.name
-    package = f"plain_{snake(group.folder)}_{group.name}"
+    folder = workdir / group.tag / group.name
+    package = f"plain_{group.tag}_{group.name}"
     (folder / package).mkdir(parents=True)
     source = folder / f"{group.name}.json"
     source.write_text(json.dumps(group.contract(), indent=2) + "\n", encoding="utf-8")
@@ -346,8 +359,8 @@ def run_maverick_batch(batch: list[Group], workdir: Path) -> list[Result]:
     from codegen.cli import main
 
     first = batch[0]
-    project = workdir / first.folder / f"{snake(first.keyword)}_from_{first.index:02d}"
-    package = f"suite_{snake(first.folder)}_{snake(first.keyword)}_{first.index:02d}"
+    project = workdir / first.tag / f"{snake(first.keyword)}_from_{first.index:02d}"
+    package = f"suite_{first.tag}_{snake(first.keyword)}_{first.index:02d}"
     for group in batch:
         schema_file = project / "schemas" / group.rel
         schema_file.parent.mkdir(parents=True, exist_ok=True)
@@ -467,7 +480,8 @@ HOW = {
     "else": "with `if`",
     "$ref": f"{TYPED}: a JSON pointer or a relative file; a class's target validates itself, "
     f"any other target is {CHECKED}",
-    "format": "an annotation, as draft 2020-12 says by default: the value stays a `str`",
+    "format": "an annotation, as draft 2020-12 says by default: the value stays a `str`; "
+    'asserted with `formats = "assert"` ([below](#format))',
     "contentEncoding": "an annotation",
     "contentMediaType": "an annotation",
     "contentSchema": "an annotation",
@@ -525,6 +539,68 @@ COMMON_NOTES = (
     "`prefixItems` of 2020-12, `additionalItems` then being its `items`). A keyword the draft "
     "does not define is ignored, as every draft says (`maverick-codegen lint` reports it)."
 )
+
+
+# The format section: how each format is checked with formats = "assert", and its Python type.
+# The figures are those tests/test_json_schema_formats.py measures and checks on this page.
+FORMAT_ROWS = (
+    ("date-time", "RFC 3339 `date-time`: `T` and `Z` in either case, an offset required, a real "
+     "day of its month, a leap second only at 23:59:60 UTC", "`str` (Python's `datetime` has no "
+     "second 60 and no year 0, and keeps microseconds only)"),
+    ("date", "RFC 3339 `full-date`: a real day of its month", "`str` (no year 0 in `date`)"),
+    ("time", "RFC 3339 `full-time`: an offset required, the leap-second rule", "`str`"),
+    ("duration", "RFC 3339 appendix A: whole numbers, no sign, weeks alone",
+     "`str` (years and months are no `timedelta`)"),
+    ("uuid", "RFC 4122, hyphenated hex", "`JsonUUID`, a `UUID` that keeps its text"),
+    ("ipv4", "dotted quad, no leading zero", "`JsonIPv4Address`, an `IPv4Address` that keeps its "
+     "text"),
+    ("ipv6", "RFC 4291 text form, no zone; an embedded IPv4 address as `ipv4`",
+     "`JsonIPv6Address`, an `IPv6Address` that keeps its text"),
+    ("email", "RFC 5321 `Mailbox`: dot-string or quoted local part, a `hostname` or an address "
+     "literal", "`str`"),
+    ("idn-email", "RFC 6531: `email` with UTF-8, the domain an `idn-hostname` (its NFC form)",
+     "`str`"),
+    ("hostname", "RFC 1123 labels, 253 characters at most; an `xn--` label a valid IDNA2008 "
+     "A-label (the `idna` package)", "`str`"),
+    ("idn-hostname", "RFC 5890: IDNA2008 with its contextual and bidi rules (the `idna` "
+     "package), any of the four full stops", "`str`"),
+    ("uri, uri-reference", "RFC 3986 (a scheme required for `uri`)", "`str`"),
+    ("iri, iri-reference", "RFC 3987", "`str`"),
+    ("uri-template", "RFC 6570 (an apostrophe allowed in a literal, as the suite says)", "`str`"),
+    ("json-pointer, relative-json-pointer", "RFC 6901 and its relative form", "`str`"),
+    ("regex", "ECMA-262 with the u flag (`regress`), as `pattern` is read", "`str`"),
+)  # fmt: skip
+FORMAT_FIGURES = {"draft-07": (669, 676), "2020-12": (757, 764)}
+
+
+def format_section() -> list[str]:
+    """The support page's section on ``format``."""
+    lines = [
+        "## `format`",
+        "",
+        'By default (`formats = "annotate"`) `format` is an annotation, as the specification says:',
+        "every string is valid, the field stays `str`, and the format is written into the field's",
+        'description and the catalog. With `[tool.maverick-codegen] formats = "assert"` each',
+        "format below is checked on strings (a value of another type passes: `format` applies to",
+        "strings only); a format not in this table is refused at generate time (`FORMAT`). Where",
+        "Python has a type that holds every valid string, the field has it, and a dump writes",
+        "back the text that was read.",
+        "",
+        "| Format | Checked as | Python type |",
+        "|---|---|---|",
+        *(f"| `{'`, `'.join(n.split(', '))}` | {how} | {kind} |" for n, how, kind in FORMAT_ROWS),
+        "",
+        "The suite's optional format tests",
+        "(`tests/json_schema_test_suite/<draft>/optional/format/`) through models generated with",
+        '`formats = "assert"`: '
+        + "; ".join(f"{d}: {j} of {n} cases judged" for d, (j, n) in FORMAT_FIGURES.items())
+        + ", 0 disagreements (the refused cases are the suite's `unknown` format). Annotated,",
+        "every case is accepted. The npm package asserts the same formats with Ajv and",
+        "`ajv-formats` but `hostname`, `idn-hostname`, `email` and `idn-email`, which it refuses",
+        "([Consumers](consumers.md)).",
+        "",
+    ]
+    return lines
 
 
 def support_table(results: dict[str, list[Result]]) -> str:
@@ -585,5 +661,6 @@ def support_table(results: dict[str, list[Result]]) -> str:
         "whose `$schema` is a metaschema of their own (the suite's `vocabulary` files): a file's",
         "`$schema` must name one of the five drafts.",
         "",
+        *format_section(),
     ]
     return "\n".join(lines)

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import tomllib
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from codegen.core.errors import CodegenError, Location, SchemaError
 from codegen.core.exclude import Exclude, pattern_of
@@ -128,7 +129,9 @@ def tree_at(
     options = _options_at(repo, commit, top, project, options)
     if config is not None:
         options = dataclasses.replace(
-            options, exclude=_exclude_at(repo, commit, config, schema_dir)
+            options,
+            exclude=_exclude_at(repo, commit, config, schema_dir),
+            asserts_formats=_table_at(repo, commit, config).get("formats") == "assert",
         )
     try:
         return load_texts(root, files, options=options)
@@ -142,20 +145,29 @@ def tree_at(
         ) from exc
 
 
-def _exclude_at(repo: Path, commit: str, config: Path, schema_dir: Path) -> Exclude:
-    """``[tool.maverick-codegen] exclude`` of the configuration file as it was at ``commit``
-    (nothing, when the file or the key was not there or cannot be read then)."""
+def _table_at(repo: Path, commit: str, config: Path) -> dict[str, Any]:
+    """``[tool.maverick-codegen]`` of the configuration file as it was at ``commit`` (empty,
+    when the file or the table was not there or cannot be read then)."""
     top = _toplevel(repo)
     try:
         name = config.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:
-        return Exclude()
+        return {}
     done = _git(repo, "cat-file", "blob", f"{commit}:{name}")
+    if done.returncode != 0:
+        return {}
     try:
         table = tomllib.loads(done.stdout.decode("utf-8")).get("tool", {})
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return Exclude()
-    entries = table.get("maverick-codegen", {}).get("exclude") if done.returncode == 0 else None
+        return {}
+    found = table.get("maverick-codegen") if isinstance(table, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _exclude_at(repo: Path, commit: str, config: Path, schema_dir: Path) -> Exclude:
+    """``[tool.maverick-codegen] exclude`` of the configuration file as it was at ``commit``
+    (nothing, when the file or the key was not there or cannot be read then)."""
+    entries = _table_at(repo, commit, config).get("exclude")
     if not isinstance(entries, list):
         return Exclude()
     found = [(e, pattern_of(config.parent, schema_dir, e)) for e in entries if isinstance(e, str)]

@@ -197,10 +197,12 @@ def compare(
         node = _whole(current, pair.cur, "/$id")
         findings.add(_finding(Hit("CONTRACT_ID_CHANGED", node, message)))
     before, after = closure_digests(previous.tree), closure_digests(current.tree)
+    # The same formats setting on both sides (formats = "assert" reads format otherwise).
+    same_reading = previous.tree.asserts_formats == current.tree.asserts_formats
     changed = [  # a pair whose inputs are the same cannot have changed in any way
         pair
         for pair in [*pairs, *(p for p, _ in changed_ids)]
-        if before[pair.prev.rel] != after[pair.cur.rel]
+        if before[pair.prev.rel] != after[pair.cur.rel] or not same_reading
     ]
     for pair in changed:
         findings.update(_codegen_findings(pair))

@@ -62,7 +62,8 @@ class Judge:
         if side not in self._registries:
             tree = self._trees[side]
             self._registries[side] = tree_registry(tree)
-        validator = validator_at(self._registries[side], schema)
+        formats = self._trees[side].asserts_formats
+        validator = validator_at(self._registries[side], schema, formats=formats)
         return bool(validator.is_valid(document))
 
     def model_accepts(self, schema: SchemaFile, document: Any) -> bool:

@@ -28,7 +28,7 @@ __all__ = ["Config", "load_config"]
 
 # Every key of [tool.maverick-codegen] (tables included), in the README's order.
 KEYS = ("schema_dir", "output_dir", "package", "default_draft", "exclude", "refs", "agents",
-        "tools", "docs_file", "export_dir", "export", "lint", "breaking")  # fmt: skip
+        "tools", "docs_file", "export_dir", "export", "lint", "breaking", "formats")  # fmt: skip
 
 
 @dataclass(frozen=True)

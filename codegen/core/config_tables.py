@@ -1,8 +1,8 @@
 """The tables of ``[tool.maverick-codegen]`` past its paths, and where a key is written.
 
-``[...lint]`` (:class:`LintSettings`), ``[...breaking]``, ``default_draft`` with ``exclude`` and
-``[...refs]`` (how the schema files are read) and ``[...tools]``, each checked for shape with
-an error at the key that is wrong (:func:`config_location`);
+``[...lint]`` (:class:`LintSettings`), ``[...breaking]``, ``default_draft`` with ``exclude``,
+``formats`` and ``[...refs]`` (how the schema files are read) and ``[...tools]``, each checked
+for shape with an error at the key that is wrong (:func:`config_location`);
 :func:`~codegen.core.config.load_config` reads the table and calls these.
 """
 
@@ -195,8 +195,8 @@ def _exclude(path: Path, root: Path, schema_dir: Path, entries: object) -> Exclu
 
 
 def read_loading(path: Path, root: Path, table: dict[str, object], schema_dir: Path) -> LoadOptions:
-    """``default_draft``, ``exclude`` and ``[tool.maverick-codegen.refs]`` (URL prefix -> local
-    folder)."""
+    """``default_draft``, ``exclude``, ``formats`` and ``[tool.maverick-codegen.refs]`` (URL
+    prefix -> local folder)."""
     name = table.get("default_draft", DEFAULT_DRAFT.name)
     draft = by_name(name) if isinstance(name, str) else None
     if draft is None:
@@ -228,7 +228,25 @@ def read_loading(path: Path, root: Path, table: dict[str, object], schema_dir: P
         mappings.append((prefix, (root / folder).resolve()))
     mappings.sort(key=lambda m: len(m[0]), reverse=True)  # the longest prefix wins
     exclude = _exclude(path, root, schema_dir, table.get("exclude"))
-    return LoadOptions(draft, tuple(mappings), exclude=exclude)
+    formats = _formats(path, table)
+    return LoadOptions(draft, tuple(mappings), exclude=exclude, asserts_formats=formats)
+
+
+FORMATS = ("annotate", "assert")
+
+
+def _formats(path: Path, table: dict[str, object]) -> bool:
+    """``formats``: ``"annotate"`` (the default: ``format`` is an annotation, as the
+    specification says) or ``"assert"`` (a string not of its format is invalid)."""
+    value = table.get("formats", "annotate")
+    if value not in FORMATS:
+        raise CodegenError(
+            f"[{TABLE}] formats must be one of {', '.join(repr(v) for v in FORMATS)} in "
+            f"{path.name}, not {value!r}",
+            config_location(path, TABLE, "formats"),
+            "CONFIG",
+        )
+    return value == "assert"
 
 
 def _same(where: Location, _: str) -> Location:

@@ -20,6 +20,7 @@ URIs, each ``$id`` and anchor as its draft reads them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -210,13 +211,36 @@ def tree_registry(tree: SchemaTree) -> Registry[Any]:
     )
 
 
-def validator_at(registry: Registry[Any], schema: SchemaFile, pointer: str = "") -> Any:
+def validator_at(
+    registry: Registry[Any], schema: SchemaFile, pointer: str = "", *, formats: bool = False
+) -> Any:
     """The ECMA validator of the subschema at internal ``pointer`` of ``schema``, by the file's
-    draft, reading the file as written."""
+    draft, reading the file as written; ``formats``: asserting ``format`` as the generated
+    models do (:mod:`codegen.core.formats`)."""
     raw = schema.file_pointer(pointer)
     # Under the URI its root's identifier gives it (as the crawl registered it): a reference
     # looked up by the file's own URI would resolve the root's relative references against it.
     own = schema.draft.specification.create_resource(schema.document).id()
     base = urldefrag(urljoin(schema.uri, own)).url if own else schema.uri
     ref = base + "#" + quote(raw, safe="/~$!&'()*+,;=:@")
-    return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry)
+    checker = format_checker() if formats else None
+    return ECMA_VALIDATORS[schema.draft.name]({"$ref": ref}, registry=registry,
+                                              format_checker=checker)  # fmt: skip
+
+
+@functools.cache
+def format_checker() -> Any:
+    """A jsonschema FormatChecker deciding every asserted format as the generated models do."""
+    from jsonschema import FormatChecker  # noqa: PLC0415
+
+    from codegen.core.formats import ASSERTED, format_check  # noqa: PLC0415
+
+    checker = FormatChecker(formats=())
+    check = format_check()
+    for name in ASSERTED:
+        checker.checks(name)(functools.partial(_of_format, check, name))
+    return checker
+
+
+def _of_format(check: Any, name: str, instance: Any) -> bool:
+    return not isinstance(instance, str) or bool(check(name, instance))

@@ -158,6 +158,8 @@ def loading_view(config: Config) -> dict[str, Any]:
             [prefix, Path(os.path.relpath(folder, config.root.resolve())).as_posix()]
             for prefix, folder in config.loading.refs
         ],
+        # Said only when asserted: a project that annotates records what it recorded before.
+        **({"formats": "assert"} if config.loading.asserts_formats else {}),
     }
 
 

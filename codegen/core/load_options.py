@@ -1,6 +1,6 @@
 """How a tree is read (:class:`LoadOptions`): the draft of a file without ``$schema``, where
-URLs lead, and which files no job reads. Light on purpose: the configuration holds one, and a
-drift check by records imports nothing more.
+URLs lead, which files no job reads, and whether ``format`` asserts. Light on purpose: the
+configuration holds one, and a drift check by records imports nothing more.
 """
 
 from __future__ import annotations
@@ -25,3 +25,6 @@ class LoadOptions:
     read: Callable[[Path], bytes | None] | None = field(default=None, compare=False)
     # [tool.maverick-codegen] exclude: the schema files no job reads.
     exclude: Exclude = field(default_factory=Exclude)
+    # [tool.maverick-codegen] formats: whether ``format`` is an annotation (the
+    # specification's default) or asserted (a string not of its format is invalid).
+    asserts_formats: bool = False

@@ -144,7 +144,8 @@ def load_texts(
     for result in resolved:
         schema = _schema_file(result, parsed, earlier, names.get(result.source.rel))
         (external if schema.external else files).append(schema)
-    return SchemaTree(root, tuple(files), tuple(external), scans, excluded)
+    asserts = options.asserts_formats
+    return SchemaTree(root, tuple(files), tuple(external), scans, excluded, asserts_formats=asserts)
 
 
 _Parsed = dict[PurePosixPath, tuple[str, Any, JsonPositions]]

@@ -158,6 +158,8 @@ class SchemaTree:
     scans: Mapping[Any, Any] = field(default_factory=dict, repr=False)
     # The files [tool.maverick-codegen] exclude leaves out, each with the entry that does.
     excluded: Mapping[PurePosixPath, str] = field(default_factory=dict)
+    # [tool.maverick-codegen] formats = "assert": ``format`` is a validation keyword.
+    asserts_formats: bool = False
 
     @cached_property
     def by_rel(self) -> Mapping[PurePosixPath, SchemaFile]:

@@ -15,6 +15,7 @@ from typing import Any
 from codegen.breaking.engine.kinds import NUMERIC, exact, json_key, kind_of, type_kinds
 from codegen.breaking.engine.nodes import SNode, Unsupported, json_equal
 from codegen.core.ecma import ecma_search
+from codegen.core.formats import format_check
 
 __all__ = ["additional_keys", "valid"]
 
@@ -86,6 +87,8 @@ def _keyword(node: SNode, key: str, value: Any, seen: _Seen, depth: int) -> bool
         return _NUMBER[key](exact(value), exact(spec))
     if kind == "string" and key in _STRING:
         return _STRING[key](value, spec)
+    if kind == "string" and key == "format":  # asserted: as the generated models check it
+        return format_check()(spec, value)
     if kind == "array" and key in _ARRAY:
         return _ARRAY[key](node, value, seen, depth)
     if kind == "object" and key in _OBJECT:

@@ -24,7 +24,7 @@ __all__ = ["GROUPS", "KIND_OF_KEYWORD", "Implications", "as_object", "keywords"]
 
 _ALL_KINDS = ("null", "boolean", *NUMERIC, "string", "array", "object")
 
-_STRING = ("minLength", "maxLength", "pattern")
+_STRING = ("minLength", "maxLength", "pattern", "format")  # format: where asserted
 _NUMBER = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _ARRAY = ("minItems", "maxItems", "uniqueItems", "items", "prefixItems", "contains",
           "minContains", "maxContains")  # fmt: skip
@@ -51,7 +51,10 @@ def as_object(node: SNode) -> dict[str, Any]:
 
 
 def keywords(node: SNode) -> set[str]:
-    return {k for k in as_object(node) if k not in IGNORED}
+    """The keywords of ``node`` that constrain instances (``format`` too where the tree
+    asserts formats)."""
+    asserted = node.tree.asserts_formats
+    return {k for k in as_object(node) if k not in IGNORED or (asserted and k == "format")}
 
 
 class Implications(ABC):
@@ -93,6 +96,8 @@ class Implications(ABC):
             return lambda: some(lambda c, o: isinstance(o.get(key), int) and o[key] <= spec)
         if key == "pattern":
             return lambda: some(lambda c, o: _pattern_implies(o, spec))
+        if key == "format":  # asserted: only the same format (where the tree asserts) proves it
+            return lambda: some(lambda c, o: c.tree.asserts_formats and o.get("format") == spec)
         if key == "uniqueItems":
             return lambda: (
                 spec is not True

@@ -35,10 +35,11 @@ from codegen.breaking.engine.literals import (
     components,
     number_of,
 )
-from codegen.breaking.engine.nodes import SNode, Unsupported
+from codegen.breaking.engine.nodes import SNode, Unsupported, unsearched
 from codegen.breaking.engine.positive import NOT_NUMBER
 from codegen.breaking.engine.unions import disjoint, facts, presence, tag, values_node
 from codegen.core.ecma import ecma_search
+from codegen.core.formats import format_examples
 
 __all__ = ["negative"]
 
@@ -198,6 +199,16 @@ def _not_string(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
     return [Alt(atoms=[Pattern(spec, False)])]
 
 
+def _not_format(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
+    """A string outside an asserted format: its counter-example, or else one the engine does
+    not search for (undecided, never "none")."""
+    outside = format_examples(node.obj["format"], inside=False)
+    return [
+        Alt(atoms=[In(outside, positive=True)]),
+        Alt(lits=[Lit(unsearched(node), True)]),
+    ]
+
+
 def _not_array(node: SNode, step: Step, rest: tuple[Step, ...]) -> list[Alt]:
     key, obj = step[0], node.obj
     if key == "minItems":
@@ -275,6 +286,7 @@ def _outside(name: str, names: frozenset[str], patterns: tuple[str, ...]) -> boo
 
 _NEGATIVE_KIND: dict[str, tuple[str, Callable[[SNode, Step, tuple[Step, ...]], list[Alt]]]] = {
     **{k: ("string", _not_string) for k in STRING_KEYWORDS},
+    "format": ("string", _not_format),
     **{k: ("array", _not_array) for k in (*ARRAY_KEYWORDS, "maxContains")},
     **{k: ("object", _not_object) for k in OBJECT_KEYWORDS},
 }

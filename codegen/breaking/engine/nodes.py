@@ -23,13 +23,38 @@ __all__ = [
     "SNode",
     "Unsupported",
     "counterpart",
+    "format_unsupported",
     "json_equal",
     "root",
     "same",
+    "unsearched",
 ]
 
 IGNORED = ANNOTATIONS | {"$id", "$schema", "$defs", "$comment"}
 """Keywords that never decide whether an instance is accepted."""
+
+
+def format_unsupported(node: SNode) -> Unsupported:
+    """Why a string of an asserted format is not searched for: the engine decides whether a
+    given string is of a format (the models' checks), not which strings are."""
+    return Unsupported(
+        f'format {node.obj.get("format")!r} is asserted (formats = "assert"), and the check '
+        "does not search for strings of a format or outside it",
+        node,
+    )
+
+
+UNSEARCHED = "$unsearched-format"
+"""The mark of :func:`unsearched`'s node."""
+
+
+def unsearched(node: SNode) -> SNode:
+    """A node standing for the strings of ``node``'s format (or outside it) that the engine
+    does not search for: expanding it is :func:`format_unsupported` (the question is then
+    undecided, never answered "none"). At the format's own pointer, so that no answer about
+    ``node`` is taken for it."""
+    value = {"format": node.obj.get("format"), UNSEARCHED: True}
+    return SNode(node.tree, node.home, f"{node.pointer}/format", value, node.scope)
 
 
 class Unsupported(Exception):
@@ -101,8 +126,14 @@ class SNode:
         return self.at(home, fragment, resolve_pointer(home.data, fragment))
 
     def keywords(self) -> Iterator[str]:
-        """The keywords of this node that constrain instances; refuses unknown ones."""
+        """The keywords of this node that constrain instances (``format`` where the tree
+        asserts formats); refuses unknown ones."""
         for key in self.obj:
+            if key == UNSEARCHED:
+                raise format_unsupported(self)
+            if key == "format" and self.tree.asserts_formats:
+                yield key  # judged by the checks the models use; no string is searched for it
+                continue
             if key in IGNORED:
                 continue
             if key not in KEYWORDS:
@@ -219,11 +250,17 @@ def same(a: SNode, b: SNode) -> bool:
     return True
 
 
+def _asserted(node: SNode, key: str) -> bool:
+    """Whether ``key`` is ``format`` in a tree that asserts formats (then it says what the node
+    accepts: two nodes are the same only with the same format)."""
+    return key == "format" and node.tree.asserts_formats
+
+
 def _same_here(a: SNode, b: SNode) -> list[tuple[SNode, SNode]] | None:
     """The pairs of subschemas ``a`` and ``b`` are the same if, or None when what they say
     at this node differs."""
-    keys_a = {k for k in a.value if k not in IGNORED}
-    keys_b = {k for k in b.value if k not in IGNORED}
+    keys_a = {k for k in a.value if k not in IGNORED or _asserted(a, k)}
+    keys_b = {k for k in b.value if k not in IGNORED or _asserted(b, k)}
     if keys_a != keys_b:
         return None
     children: list[tuple[SNode, SNode]] = []

@@ -41,8 +41,9 @@ from codegen.breaking.engine.literals import (
     case_alt,
     number_of,
 )
-from codegen.breaking.engine.nodes import SNode, Unsupported
+from codegen.breaking.engine.nodes import SNode, Unsupported, unsearched
 from codegen.breaking.engine.unions import disjoint
+from codegen.core.formats import format_examples
 
 __all__ = ["NOT_NUMBER", "positive"]
 
@@ -221,8 +222,20 @@ def _applicator(node: SNode, spec: Any, kind: str, alt: Alt, key: str) -> bool:
     return True
 
 
+def _format(node: SNode, spec: Any, kind: str, alt: Alt) -> bool:
+    """An asserted format applies to strings only. A string of it is its example (a witness
+    the engine can build), or else one it does not search for (undecided, never "none")."""
+    if kind == "string":
+        alt.ors.append([
+            Alt(atoms=[In(format_examples(spec, inside=True), positive=True)]),
+            Alt(lits=[Lit(unsearched(node), True)]),
+        ])  # fmt: skip
+    return True
+
+
 _POSITIVE: dict[str, Callable[[SNode, Any, str, Alt], bool]] = {
     "type": _type,
+    "format": _format,
     "enum": _values,
     "const": _const,
     **{k: _keyed(k, _number_key) for k in _NUMBER_ATOMS},

@@ -137,11 +137,25 @@ def _condition(tree: SchemaTree, place: _Place) -> list[_Place]:
     return list(_in_place(tree, place.schema, f"{place.pointer}/if"))
 
 
+# Formats the package's Ajv cannot assert as the models do (IDNA2008: its contextual and bidi
+# rules, which the models read with the idna package, have no JavaScript counterpart here).
+NOT_IN_AJV = frozenset({"hostname", "idn-hostname", "email", "idn-email"})
+
+
 def check_ajv_decides(tree: SchemaTree) -> None:
     """Refuse a tree where Ajv would decide an ``unevaluated*`` keyword otherwise than the
-    models (:class:`SchemaError`, rule ``AJV_UNEVALUATED``, at the keyword Ajv misreads)."""
+    models (:class:`SchemaError`, rule ``AJV_UNEVALUATED``, at the keyword Ajv misreads), or,
+    where formats are asserted, a format it cannot assert as they do (``AJV_FORMAT``)."""
     for schema in (*tree.files, *tree.external):
         for pointer, node in iter_subschemas(schema.data):
+            if tree.asserts_formats and node.get("format") in NOT_IN_AJV:
+                raise SchemaError(
+                    f"the npm package cannot assert format {node['format']!r} as the models do "
+                    "(IDNA2008 hostnames): leave the npm package out ([tool.maverick-codegen."
+                    'export] npm_dir), or use formats = "annotate", or a pattern',
+                    schema.loc(f"{pointer}/format"),
+                    "AJV_FORMAT",
+                )
             if "unevaluatedProperties" in node:
                 _check_properties(tree, list(_in_place(tree, schema, pointer)))
             if "unevaluatedItems" in node:

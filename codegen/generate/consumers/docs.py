@@ -135,6 +135,8 @@ def type_text(tree: SchemaTree, schema: SchemaFile, node: Any) -> str:
             parts.append(str(kind))
     text = " | ".join(parts) or "any"
     constraints = [f"{key} {json.dumps(node[key])}" for key in _CONSTRAINTS if key in node]
+    if isinstance(node.get("format"), str):
+        constraints.append(f"format {node['format']}")
     return f"{text} ({', '.join(constraints)})" if constraints else text
 
 
@@ -301,6 +303,7 @@ def render_docs(
             agents=sorted((agent, by_title[title]) for agent, title in agents),
             link=_link,
             export=export,
+            formats=tree.asserts_formats,
             diagram=diagram(tree, ordered, source),
         )
     )

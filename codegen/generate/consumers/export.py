@@ -17,7 +17,9 @@ The export folder holds, all written with sorted keys, two-space indent and a fi
 - ``a2a-skills.json`` (when tools are configured): the AgentCard ``skills`` fragment of the
   MCP tools (:mod:`codegen.generate.consumers.a2a`);
 - ``index.json``: contract, agent and tool names to ``$id`` and files, each external document's
-  URL to its ``$id`` and file, and the folder's manifest (:mod:`codegen.generate.files.records`):
+  URL to its ``$id`` and file, ``formats`` when the project asserts them (:data:`FORMATS_ASSERTED`:
+  the documents say draft 2020-12, where ``format`` annotates by default), and the folder's
+  manifest (:mod:`codegen.generate.files.records`):
   every file generated (how :mod:`codegen.generate.files.targets` recognises them: JSON has no
   comments) with its record, and the inputs of the generation.
 """
@@ -44,6 +46,17 @@ if TYPE_CHECKING:
 
 __all__ = ["BUNDLE", "SCHEMAS", "STRUCTURED_OUTPUT", "dump", "render_export"]
 
+# index.json's "formats" when the project asserts them: the schemas say draft 2020-12, whose
+# format is an annotation by default, so the index says how the contracts read it.
+FORMATS_ASSERTED = {
+    "mode": "assert",
+    "note": (
+        "format is asserted (as draft 2020-12's format-assertion vocabulary reads it): a string "
+        "not of its format is invalid. Validate with format assertion on (Ajv: validateFormats "
+        "with ajv-formats); a validator that only annotates accepts documents these contracts "
+        "refuse."
+    ),
+}
 BUNDLE = "bundle.json"
 SCHEMAS = "schemas"
 # Not a Python identifier, so no schema folder can ever be called that.
@@ -117,6 +130,7 @@ def render_export(
         **({"tools": dict(sorted(tools_index.items()))} if tools_index else {}),
         **({"external": dict(sorted(external.items()))} if external else {}),
         **({"a2a_skills": A2A_SKILLS} if skills else {}),
+        **({"formats": FORMATS_ASSERTED} if documents.tree.asserts_formats else {}),
     }
 
 

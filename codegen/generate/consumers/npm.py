@@ -28,6 +28,7 @@ from typing import Any
 
 from codegen import __version__
 from codegen.core.errors import SchemaError
+from codegen.core.formats import regular_formats
 from codegen.core.loader import SchemaTree, iter_subschemas
 from codegen.core.npm_config import NpmSettings
 from codegen.generate.consumers.ajv_limits import (
@@ -43,10 +44,12 @@ from codegen.generate.contract import Contract
 from codegen.generate.files.header import templates
 from codegen.generate.files.targets import GENERATED_MARK, NPM_MANIFEST
 
-__all__ = ["AJV_VERSION", "API_NAMES", "render_npm"]
+__all__ = ["AJV_FORMATS_VERSION", "AJV_VERSION", "API_NAMES", "render_npm"]
 
 # The Ajv the package depends on; tests/consumers/typescript pins a version inside this range.
 AJV_VERSION = "^8.20.0"
+# ajv-formats, a dependency when formats = "assert" (tests/consumers/typescript pins it too).
+AJV_FORMATS_VERSION = "^3.0.1"
 # What index.d.ts exports beside the contracts' types: no class may take these names.
 API_NAMES = ("validate", "isValid", "contracts", "agents", "tools",
              "Contracts", "ContractName", "ContractError", "Validated")  # fmt: skip
@@ -100,11 +103,13 @@ def render_npm(
     files.update(
         _api(
             ordered, header, exported, ids, strict=settings.ajv_strict, own=inherited,
-            annex_b=annex_b,
+            annex_b=annex_b, formats=tree.asserts_formats,
         )
     )  # fmt: skip
     files[PurePosixPath("README.md")] = _readme(settings, tree, ordered, source)
-    files[PurePosixPath("package.json")] = _dump(_package_json(settings, source, files))
+    files[PurePosixPath("package.json")] = _dump(
+        _package_json(settings, source, files, tree.asserts_formats)
+    )
     manifest = {
         "$comment": (
             f"{GENERATED_MARK} from {source}. DO NOT EDIT. "
@@ -124,11 +129,13 @@ def _api(
     strict: bool,
     own: bool,
     annex_b: bool = False,
+    formats: bool = False,
 ) -> dict[PurePosixPath, str]:
     """``validate.js``, ``validate.d.ts``, ``index.js`` and ``index.d.ts``; ``strict`` and
     ``own`` are Ajv's ``strict`` and ``ownProperties`` options; ``annex_b``: a pattern is
     valid only without the u flag (Ajv then compiles each pattern with the flag, and one it
-    refuses without)."""
+    refuses without); ``formats``: formats are asserted (Ajv with ajv-formats, and the
+    grammars the models use where ajv-formats decides otherwise)."""
     table = {
         c.name: {"id": ids[c.schema.rel], "schema": f"{SCHEMAS}/{export_path(c.schema).as_posix()}"}
         for c in ordered
@@ -151,6 +158,7 @@ def _api(
             strict=strict,
             own_properties=own,
             annex_b=annex_b,
+            formats=json.dumps(regular_formats(), indent=2) if formats else "",
             contracts=json.dumps(table, indent=2, ensure_ascii=False),
             agents=json.dumps(agents, indent=2, ensure_ascii=False),
             tools=json.dumps(tools, indent=2, ensure_ascii=False),
@@ -233,13 +241,22 @@ def _notes(tree: SchemaTree) -> list[str]:
             for _, node in iter_subschemas(schema.data)
         )
     )
-    if not integers:
-        return []
-    return [
-        "Draft-04's `integer` refuses `1.0`, and so do the models, but JavaScript cannot tell "
-        "`1.0` from `1` (`JSON.parse` reads both as the number 1): `validate` accepts `1.0` "
-        f"where these draft-04 schemas say `integer`: {', '.join(f'`{r}`' for r in integers)}."
-    ]
+    notes = []
+    if tree.asserts_formats:
+        notes.append(
+            "`format` is asserted, as the models assert it (the project's `formats = "
+            '"assert"`): `date`, `time`, `ipv4` and `ipv6` with '
+            "[ajv-formats](https://ajv.js.org/packages/ajv-formats.html), every other format "
+            "with the grammar the models use."
+        )
+    if integers:
+        notes.append(
+            "Draft-04's `integer` refuses `1.0`, and so do the models, but JavaScript cannot "
+            "tell `1.0` from `1` (`JSON.parse` reads both as the number 1): `validate` accepts "
+            f"`1.0` where these draft-04 schemas say `integer`: "
+            f"{', '.join(f'`{r}`' for r in integers)}."
+        )
+    return notes
 
 
 def _description(settings: NpmSettings, source: str) -> str:
@@ -250,7 +267,7 @@ def _description(settings: NpmSettings, source: str) -> str:
 
 
 def _package_json(
-    settings: NpmSettings, source: str, files: Mapping[PurePosixPath, str]
+    settings: NpmSettings, source: str, files: Mapping[PurePosixPath, str], asserts_formats: bool
 ) -> dict[str, Any]:
     entries = sorted({p.parts[0] for p in files} | {NPM_MANIFEST})
     package: dict[str, Any] = {
@@ -274,7 +291,8 @@ def _package_json(
             "files": [e for e in entries if e not in ("README.md", "package.json")],
             "sideEffects": False,
             "engines": {"node": ">=20"},
-            "dependencies": {"ajv": AJV_VERSION},
+            "dependencies": {"ajv": AJV_VERSION}
+            | ({"ajv-formats": AJV_FORMATS_VERSION} if asserts_formats else {}),
         }
     )
     return package

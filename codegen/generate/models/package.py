@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.core.config import Config
+from codegen.core.formats import FORMAT_TYPES, FORMATS
 from codegen.core.inputs import view_inputs
 from codegen.generate.contract import Contract
 from codegen.generate.files.header import header, templates
@@ -61,7 +62,8 @@ class OwnFile:
         top = header(self.view["source"], self.inputs, _MADE_FROM)
         template = templates().get_template(self.template)
         if self.template == "types.py.j2":
-            return template.render(header=top, runtime=RUNTIME)
+            formats = FORMATS + FORMAT_TYPES if self.view.get("formats") else ""
+            return template.render(header=top, runtime=RUNTIME + formats, formats=bool(formats))
         return template.render(header=top, **self.view)
 
 
@@ -119,9 +121,11 @@ def own_files(config: Config, contracts: list[Contract]) -> list[OwnFile]:
         _exports(ordered, "package"),
         sorted(names),
     )
+    # formats = "assert": the format checks too (a project that annotates has none).
+    types = {"source": source, **({"formats": True} if config.loading.asserts_formats else {})}
     files = [
         OwnFile(PurePosixPath("_registry.py"), "registry.py.j2", registry),
-        OwnFile(PurePosixPath(f"{TYPES_MODULE}.py"), "types.py.j2", {"source": source}),
+        OwnFile(PurePosixPath(f"{TYPES_MODULE}.py"), "types.py.j2", types),
         OwnFile(PurePosixPath("__init__.py"), "package_init.py.j2", top),
     ]
     # Each package folder (a module path's folders) and the schema folder it comes from.

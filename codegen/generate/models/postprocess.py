@@ -35,9 +35,13 @@ _CHECK_IMPORTS = (
     "from pydantic import model_validator",
     "from pydantic_core import PydanticCustomError",
 )
-_RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber"}
+# The asserted formats typed (formats = "assert"): the package's types that keep the text.
+_FORMAT_TYPES = {"UUID": "JsonUUID", "IPv4Address": "JsonIPv4Address",
+                 "IPv6Address": "JsonIPv6Address"}  # fmt: skip
+_RENAMES = {"StrictInt": "JsonInt", "StrictFloat": "JsonNumber", **_FORMAT_TYPES}
 # draft-04's integer is a number written without a fraction: 1.0 is none, as StrictInt says.
-_STRICT_INTEGERS = {"StrictFloat": "JsonNumber"}
+_STRICT_INTEGERS = {"StrictFloat": "JsonNumber", **_FORMAT_TYPES}
+_RENAMED_FROM = ("pydantic", "uuid", "ipaddress")  # the modules the renamed names come from
 _ENUMS = frozenset({"Enum", "StrEnum", "IntEnum"})
 _PROTECTED = ("model_validate", "model_dump")  # pydantic's protected_namespaces by default
 
@@ -108,11 +112,11 @@ def edit_module(
     if renamed:
         helpers = sorted({*helpers, *(renames[n.id] for n in renamed)})
         for statement in tree.body:
-            if isinstance(statement, ast.ImportFrom) and statement.module == "pydantic":
+            if isinstance(statement, ast.ImportFrom) and statement.module in _RENAMED_FROM:
                 kept = [alias for alias in statement.names if alias.name not in renames]
                 if len(kept) != len(statement.names):
                     first, last = statement.lineno, statement.end_lineno or statement.lineno
-                    text = [ast.unparse(ast.ImportFrom("pydantic", kept, 0))] if kept else []
+                    text = [ast.unparse(ast.ImportFrom(statement.module, kept, 0))] if kept else []
                     edits.append((first, 3, functools.partial(_replace, lines, first, last, text)))
     if helpers:
         imports.append(f"from {'.' * depth}{TYPES_MODULE} import {', '.join(helpers)}")

@@ -10,8 +10,8 @@ from __future__ import annotations
 __all__ = ["ANNEX_B", "RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
 
 RUNTIME_NAMES = (
-    "_canonical", "_exactly_one", "_is_integer", "_is_number", "_multiple_of", "_regex", "_true",
-    "_unique",
+    "_canonical", "_exactly_one", "_format", "_is_integer", "_is_number", "_multiple_of", "_regex",
+    "_true", "_unique",
 )  # fmt: skip
 
 RUNTIME = '''\

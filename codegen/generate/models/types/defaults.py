@@ -85,7 +85,12 @@ class DefaultRule:
         """Whether ``value`` is valid against the subschema at internal ``pointer`` (as written:
         alone when it refers to nothing, else through the tree's registry)."""
         # The ECMA-262 validator (jsonschema, regress) is imported only when asked.
-        from codegen.core.ecma import ECMA_VALIDATORS, tree_registry, validator_at  # noqa: PLC0415
+        from codegen.core.ecma import (  # noqa: PLC0415
+            ECMA_VALIDATORS,
+            format_checker,
+            tree_registry,
+            validator_at,
+        )
 
         written = resolve_pointer(schema.document, schema.file_pointer(pointer))
         if isinstance(written, bool):  # draft-04 too, where additional* may be a boolean
@@ -93,12 +98,18 @@ class DefaultRule:
         alone = not _refers(written)
         key = (schema.draft.name, json.dumps(written)) if alone else (id(schema), pointer)
         if key not in self._validators:
+            # formats = "assert": a default not of its format is no valid default.
+            formats = self.tree.asserts_formats
             if alone:
-                self._validators[key] = ECMA_VALIDATORS[schema.draft.name](written)
+                checker = format_checker() if formats else None
+                validator = ECMA_VALIDATORS[schema.draft.name](written, format_checker=checker)
+                self._validators[key] = validator
             else:
                 if self._registry is None:
                     self._registry = tree_registry(self.tree)
-                self._validators[key] = validator_at(self._registry, schema, pointer)
+                self._validators[key] = validator_at(
+                    self._registry, schema, pointer, formats=formats
+                )
         verdict = (key, json.dumps(value, sort_keys=True))
         if verdict not in self._valid:
             self._valid[verdict] = bool(self._validators[key].is_valid(value))

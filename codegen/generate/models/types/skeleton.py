@@ -122,6 +122,7 @@ class _Stripper(TypedShapes):
             and (k != "title" or name)
             and (k not in ("default", "deprecated") or field)
         }
+        _format_said(node, out, self.tree.asserts_formats)
         kept: set[str] = set()
         defs = node.get("$defs")
         if isinstance(defs, dict):
@@ -184,6 +185,14 @@ class _Stripper(TypedShapes):
                 out["anyOf"] = [whole, {"type": list(NOT_OBJECT)}]
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
+
+
+def _format_said(node: dict[str, Any], out: dict[str, Any], asserted: bool) -> None:
+    """The format, in the description: an annotation the type does not say."""
+    if not isinstance(node.get("format"), str):
+        return
+    said = f"Format: {node['format']}" + (" (asserted)." if asserted else ".")
+    out["description"] = f"{node['description']} {said}" if "description" in out else said
 
 
 def _flat(branches: list[Any]) -> list[Any]:

@@ -27,7 +27,7 @@ from codegen.generate.models.types.skeleton_shapes import (
 )
 from codegen.generate.rules import is_base
 
-__all__ = ["NOT_OBJECT", "NOT_OBJECT_KEYWORDS", "TypedShapes", "module_file"]
+__all__ = ["NOT_OBJECT", "NOT_OBJECT_KEYWORDS", "TYPED_FORMATS", "TypedShapes", "module_file"]
 
 # The JSON types besides objects, and the keywords that may refuse a value of one of them.
 NOT_OBJECT = ("array", "boolean", "null", "number", "string")
@@ -42,6 +42,14 @@ NOT_OBJECT_KEYWORDS = frozenset({
     "contentMediaType", "contentEncoding", "contentSchema",
 })  # fmt: skip
 
+
+# The asserted formats whose Python type holds every valid string, typed so: the generator's
+# UUID, IPv4Address and IPv6Address, renamed to the package's subclasses of them that check the
+# string exactly first and keep it, and dump it back as it was (codegen.core.formats.FORMAT_TYPES:
+# every check reads the text, no dump rewrites it). Dates and times are no such type: Python's
+# datetime and time have no leap second (23:59:60) and no year 0, and keep microseconds only; a
+# duration with years or months is no timedelta. Those stay checked strings.
+TYPED_FORMATS = frozenset({"uuid", "ipv4", "ipv6"})
 
 _JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
                type(None): "null", list: "array", dict: "object"}  # fmt: skip
@@ -195,8 +203,12 @@ class TypedShapes(Shapes):
         string = kind == "string" and "null" not in kinds
         enum = string and self.string_enum(node) and self.enum_alone(node, pointer)
         const = string and not enum and isinstance(node.get("const"), str)
-        for key in LENGTHS.get(kind, ()) if not (enum or const) else ():  # an Enum or Literal
-            if key in node:
+        typed_format = kind == "string" and not (enum or const) and self.typed_format(node)
+        if typed_format:  # its lengths are checked on the text it keeps, by predicates
+            out["format"] = node["format"]
+            kept.add("format")
+        for key in LENGTHS.get(kind, ()) if not (enum or const or typed_format) else ():
+            if key in node:  # (an Enum or a Literal takes no length)
                 out[key] = node[key]
                 kept.add(key)
         for key in BOUNDS if kind in ("integer", "number") else ():
@@ -223,6 +235,16 @@ class TypedShapes(Shapes):
                 out["items"] = values  # list[T]; the predicates check each position
         elif kind == "object":
             self.object(node, pointer, out, kept, nullable="null" in kinds)
+
+    def typed_format(self, node: dict[str, Any]) -> bool:
+        """Whether an asserted ``format`` is a type of its own (:data:`TYPED_FORMATS`): one
+        that holds every valid string and dumps it back (a UUID, an IP address), at a node
+        without a ``default`` (the generator would write the string as the field's default)."""
+        return (
+            self.tree.asserts_formats
+            and node.get("format") in TYPED_FORMATS
+            and "default" not in node
+        )
 
     def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
         """The type of every item of an array with ``prefixItems``, when ``items`` says one for
