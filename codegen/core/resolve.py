@@ -96,11 +96,9 @@ class _Reader:
             self.by_uri.setdefault(uri, (source, pointer))
 
     def _own(self, source: Source, uri: str) -> tuple[Source, str] | None:
-        """A resource of ``source`` itself named by ``uri``: a file reaches its own resources
-        even when an earlier file claims the same URI (ID_UNIQUE reports that once; every
-        ``#/$defs/...`` of the later file is not reported again as naming the other one)."""
-        own = self.own.get(source.rel)
-        if own is None:
+        """A resource of ``source`` itself named by ``uri``, even when an earlier file claims
+        that URI (ID_UNIQUE says so once; its ``#/$defs/...`` are not reported again)."""
+        if (own := self.own.get(source.rel)) is None:
             resources = self.scans[source.rel].resources
             own = self.own[source.rel] = {u: p for p, u in reversed(resources.items())}
         pointer = own.get(uri)
