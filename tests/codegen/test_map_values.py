@@ -44,6 +44,29 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "type": "object",
         "additionalProperties": {"type": "string", "pattern": "^[a-z]*$", "maxLength": 3},
     },
+    # Maps where the generator types no value: nullable (dict | None), beside other places.
+    "places.json": {
+        "title": "Places",
+        "type": "object",
+        "properties": {
+            "nullable": {"type": ["object", "null"], "additionalProperties": {"type": "string"}},
+            "member": {
+                "anyOf": [
+                    {"type": "object", "additionalProperties": {"type": "string"}},
+                    {"type": "string"},
+                ]
+            },
+            "items": {
+                "type": "array",
+                "items": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+            "named": {
+                "type": "object",
+                "propertyNames": {"pattern": "^[a-z]+$"},
+                "additionalProperties": {"type": "string", "minLength": 2},
+            },
+        },
+    },
     # Two schemas: the union of their types, the values checked in full.
     "mixed.json": {
         "title": "Mixed",
@@ -53,10 +76,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
 }
 MARKED = {"named.json": True, "counts.json": True, "mixed.json": False}
+MARKED_AT = {"/properties/nullable": False, "/properties/items/items": True}
 EDGES = [{}, {"A": {"name": "x"}}, {"A": {"name": "X"}}, {"a": {"name": "x"}}, {"A": {}},
          {"Ab": {"name": "x", "n": 1.0}}, {"A": {"name": "x", "m": 1}}, {"c": "ab"}, {"c": "A"},
          {"c": "abcd"}, {"c": 4.0}, {"c": "4"}, {"a": "x"}, {"a": "xy"}, {"b": "x"}, {"ba": "x"},
-         {"c": "xy"}, {"A": None}, {"c": True}]  # fmt: skip
+         {"c": "xy"}, {"A": None}, {"c": True}, {"nullable": {"a": 1}}, {"nullable": None},
+         {"nullable": {"a": "x"}}, {"member": {"a": 1}}, {"member": {"a": "x"}}, {"member": 1},
+         {"items": [{"a": "x"}, {"a": 1}]}, {"items": [{}]}, {"named": {"a": "x"}},
+         {"named": {"a": "xy"}}, {"named": {"A": "xy"}}, {"named": {"a": 1}}]  # fmt: skip
 
 
 @pytest.fixture
@@ -70,6 +97,8 @@ def test_one_schema_s_values_are_checked_past_their_type_only(generated: _Projec
     skeleton = build_skeleton(generated.tree)
     for rel, marked in MARKED.items():
         assert (MAP_VALUES in skeleton.kept_at(rel, "")) is marked, rel
+    for pointer, marked in MARKED_AT.items():
+        assert (MAP_VALUES in skeleton.kept_at("places.json", pointer)) is marked, pointer
     for schema in SCHEMAS.values():
         documents = [*draw(from_schema(schema), 30), *EDGES, *json_values()]
         generated.judge_all(schema["title"], documents)

@@ -315,7 +315,8 @@ class TypedShapes(Shapes):
                     out["additionalProperties"] = values  # dict[str, T]; predicates check all
                     patterns = node.get("patternProperties")
                     said = len(patterns) if isinstance(patterns, dict) else 0
-                    if said + isinstance(node.get("additionalProperties"), dict) == 1:
+                    said += isinstance(node.get("additionalProperties"), dict)
+                    if said == 1 and not nullable:  # dict | None: the generator drops T
                         kept.add(MAP_VALUES)  # T is the one schema's type: every value holds it
 
     def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
