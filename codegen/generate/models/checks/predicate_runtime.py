@@ -36,7 +36,7 @@ def _canonical(x: Any) -> Any:
     if kind is str or kind is int or kind is float or x is None:
         return x
     if kind is dict:
-        return frozenset(zip(x, map(_canonical, x.values())))
+        return frozenset(zip(x, map(_canonical, x.values()), strict=True))
     if kind is list:
         return tuple(map(_canonical, x))
     if kind is bool:
