@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from codegen.core.errors import SchemaError
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.types.exclusive import exclusive_branches
 from codegen.generate.rules import is_base
 
 __all__ = ["Applicators", "Compiler", "refuse"]
@@ -17,6 +18,9 @@ __all__ = ["Applicators", "Compiler", "refuse"]
 
 def refuse(schema: SchemaFile, pointer: str, message: str, rule: str = "JSON") -> SchemaError:
     return SchemaError(message, schema.loc(pointer), rule)
+
+
+_FAILED = {"anyOf": "if not results:", "oneOf": "if len(results) != 1:"}
 
 
 class Compiler(Protocol):
@@ -87,17 +91,17 @@ class Applicators:
             self.ref(node["$dynamicRef"], residual=False, dynamic=dynamic)
         for index, entry in enumerate(node.get("allOf", [])):
             self.apply(self.in_place("allOf", index, residual=self.residual and is_base(entry)))
-        if "anyOf" in node:
-            self.choice("anyOf", len(node["anyOf"]), "results", "if not results:")
-        elif "anyOf" in self.kept and self.residual:
-            # The union of the branches' types holds when a branch's types hold; whether a
-            # branch holds in full is known only when none says more than its types.
-            count = len(self.original["anyOf"])
-            residues = [self.in_place("anyOf", i, residual=True) for i in range(count)]
-            if any(residues):
-                self.choice("anyOf", count, "results", "if not results:")
-        if "oneOf" in node:
-            self.choice("oneOf", len(node["oneOf"]), "results", "if len(results) != 1:")
+        for key in ("anyOf", "oneOf"):
+            if key in node:
+                self.choice(key, len(node[key]), "results", _FAILED[key])
+            elif key in self.kept and self.residual:
+                # The union of the branches' types holds when a branch's types hold (a oneOf
+                # the skeleton keeps: its branches exclude each other); whether a branch holds
+                # in full is known only when none says more than its types.
+                count = len(self.original[key])
+                residues = [self.in_place(key, i, residual=True) for i in range(count)]
+                if any(residues):
+                    self.choice(key, count, "results", _FAILED[key])
         if "not" in node:
             check = self.check("not")
             self.lines += [f"if {check or '_true'}(x):", f"    {self.fail}"]
@@ -135,7 +139,8 @@ class Applicators:
         found = [self.in_place(key, i) for i in range(count)]
         calls = [c or "_true" for c in found]
         if not self.annotate:
-            if key == "anyOf":
+            if key == "anyOf" or exclusive_branches(self.c.tree, self.schema, self.pointer):
+                # Branches that exclude each other: one holds exactly when any does.
                 if None not in found:  # a branch that checks nothing always holds
                     self.guard(" or ".join(f"{c}(x)" for c in calls))
             else:

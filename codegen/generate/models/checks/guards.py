@@ -15,6 +15,7 @@ from codegen.core.formats import ASSERTED
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile
 from codegen.generate.models.checks.applicators import Applicators, Compiler, refuse
+from codegen.generate.models.types.skeleton_shapes import MAP_VALUES
 
 __all__ = ["ANNOTATIONS", "KEYWORDS", "WHY", "Compiler", "Guards", "check_keywords", "refuse"]
 
@@ -318,7 +319,12 @@ class Guards(Applicators):
         if properties and self.annotate:
             body.append(f"props.update(k for k in {self.c.constant(sorted(properties))} if k in x)")
         regexes = self.pattern_properties(node, body)
-        check = self.check("additionalProperties") if "additionalProperties" in node else None
+        values = self.residual and MAP_VALUES in self.kept  # each value typed by its schema
+        check = (
+            self.check("additionalProperties", residual=values)
+            if "additionalProperties" in node
+            else None
+        )
         if "additionalProperties" in node and (check is not None or self.annotate):
             # The declared names as a set: a lookup, however many properties are declared.
             typed = "" if properties else ": frozenset[str]"  # an empty one says no item type
@@ -349,7 +355,8 @@ class Guards(Applicators):
         for source in node.get("patternProperties") or {}:
             regex = self.c.pattern(self.schema, self.at("patternProperties", source), source)
             regexes.append(regex)
-            check = self.check("patternProperties", source)
+            residual = self.residual and MAP_VALUES in self.kept  # typed by its schema
+            check = self.check("patternProperties", source, residual=residual)
             if check is None and not self.annotate:
                 continue  # any value: nothing to check, no annotation to collect
             body += ["for key, value in x.items():",

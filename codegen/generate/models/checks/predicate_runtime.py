@@ -25,20 +25,27 @@ def _is_integer(x: Any) -> bool:
     return type(x) is int or (type(x) is float and x.is_integer())
 
 
+_TRUE, _FALSE = object(), object()  # JSON's booleans, which no number equals (True == 1)
+
+
 def _canonical(x: Any) -> Any:
-    """A hashable form under which two JSON values are equal exactly when JSON says so."""
+    """A hashable form under which two JSON values are equal exactly when JSON says so: a
+    string, a number (1.0 equals 1, exactly, however large) or null as it is, a boolean as a
+    mark of its own, an array as a tuple, an object as a frozenset of its (key, value) pairs."""
     kind = type(x)
-    if kind is int or kind is float:
-        return ("number", int(x) if kind is float and x.is_integer() else x)
-    if kind is list:
-        return ("array", tuple(_canonical(v) for v in x))
+    if kind is str or kind is int or kind is float or x is None:
+        return x
     if kind is dict:
-        return ("object", frozenset((k, _canonical(v)) for k, v in x.items()))
-    return (kind.__name__, x)
+        return frozenset(zip(x, map(_canonical, x.values()), strict=True))
+    if kind is list:
+        return tuple(map(_canonical, x))
+    if kind is bool:
+        return _TRUE if x else _FALSE
+    return (kind, x)
 
 
 def _unique(x: list[Any]) -> bool:
-    return len({_canonical(v) for v in x}) == len(x)
+    return len(x) < 2 or len({_canonical(v) for v in x}) == len(x)
 
 
 def _exact(n: int | float) -> Fraction:

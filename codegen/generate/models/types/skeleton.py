@@ -17,7 +17,9 @@ whose Pydantic form decides exactly as JSON Schema does, with strict types:
   reference elsewhere, to a document outside the folder, or in a tree with dynamic references,
   is the predicates'); ``anyOf`` (a union: it holds when a branch holds); a ``oneOf`` whose
   branches are classes told apart by a string ``const`` (a discriminated union; any other
-  ``oneOf`` is typed as a union and its matches counted by predicates); ``allOf`` entries
+  ``oneOf`` is typed as a union and its matches counted by predicates, unless its branches
+  exclude each other (:mod:`~codegen.generate.models.types.exclusive`): then it is an
+  ``anyOf``); ``allOf`` entries
   that are only a ``$ref`` (the bases of a class), and ``unevaluatedProperties: false``
   beside them, which closes the subclass;
 * an exact ``prefixItems`` array (``items: false``, ``minItems`` its length) of scalars or
@@ -59,6 +61,7 @@ from typing import Any
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.models.types.defaults import DefaultRule
+from codegen.generate.models.types.exclusive import exclusive_branches
 from codegen.generate.models.types.skeleton_shapes import (
     ANNOTATIONS,
     Skeleton,
@@ -147,16 +150,7 @@ class _Stripper(TypedShapes):
             )
             kept.add("anyOf")
         elif isinstance(node.get("oneOf"), list) and not self.enum_class(node, pointer, "oneOf"):
-            branches = node["oneOf"]
-            stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
-            tag = self.tag(branches)
-            if tag is None:
-                out["anyOf"] = _flat(stripped)  # a union types it; predicates count matches
-            else:
-                # A tagged union: the branches exclude each other, so a discriminated union of
-                # their classes holds exactly when one branch does.
-                out["oneOf"], out["discriminator"] = stripped, {"propertyName": tag}
-                kept.add("oneOf")
+            self.one_of(node, pointer, out, kept)
         elif isinstance(node.get("const"), str):
             out["const"] = node["const"]
             kept.add("const")
@@ -185,6 +179,24 @@ class _Stripper(TypedShapes):
                 out["anyOf"] = [whole, {"type": list(NOT_OBJECT)}]
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
+
+    def one_of(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+    ) -> None:
+        branches = node["oneOf"]
+        stripped = [self.node(sub, f"{pointer}/oneOf/{i}") for i, sub in enumerate(branches)]
+        tag = self.tag(branches)
+        if tag is None:
+            out["anyOf"] = _flat(stripped)  # a union types it; predicates count matches
+            if exclusive_branches(self.tree, self.schema, pointer):
+                # No value satisfies two branches: the union holds exactly when one does
+                # (the predicates check the branches only where one says more).
+                kept.add("oneOf")
+        else:
+            # A tagged union: the branches exclude each other, so a discriminated union of
+            # their classes holds exactly when one branch does.
+            out["oneOf"], out["discriminator"] = stripped, {"propertyName": tag}
+            kept.add("oneOf")
 
 
 def _format_said(node: dict[str, Any], out: dict[str, Any], asserted: bool) -> None:

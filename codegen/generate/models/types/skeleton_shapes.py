@@ -25,6 +25,7 @@ __all__ = [
     "ANNOTATIONS",
     "BOUNDS",
     "LENGTHS",
+    "MAP_VALUES",
     "Shapes",
     "Skeleton",
     "literal_const",
@@ -35,6 +36,10 @@ ANNOTATIONS = ("$schema", "$id", "title", "description", "default", "examples", 
                "$comment")  # fmt: skip
 LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
 BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+# Kept at an object typed ``dict[str, T]`` whose values one schema says (one of
+# ``patternProperties`` or ``additionalProperties``): each value holds that schema's type, T,
+# so the predicates check of it only what T leaves out. No keyword: nothing is skipped by it.
+MAP_VALUES = "(map values)"
 
 
 @dataclass

@@ -22,6 +22,7 @@ from codegen.generate.models.types.skeleton_shapes import (
     ANNOTATIONS,
     BOUNDS,
     LENGTHS,
+    MAP_VALUES,
     Shapes,
     types,
 )
@@ -334,6 +335,11 @@ class TypedShapes(Shapes):
                 values = self.map_values(node, pointer)
                 if values is not None:
                     out["additionalProperties"] = values  # dict[str, T]; predicates check all
+                    patterns = node.get("patternProperties")
+                    said = len(patterns) if isinstance(patterns, dict) else 0
+                    said += isinstance(node.get("additionalProperties"), dict)
+                    if said == 1 and not nullable:  # dict | None: the generator drops T
+                        kept.add(MAP_VALUES)  # T is the one schema's type: every value holds it
 
     def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
         """The type of every value of an object without properties, when its
