@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from codegen.core.errors import SchemaError
+from codegen.core.formats import ASSERTED
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.models.types.exclusive import exclusive_branches
 from codegen.generate.rules import is_base
@@ -80,6 +81,23 @@ class Applicators:
         if self.annotate:
             return self.c.function(self.schema, self.at(*keys), annotate=True)
         return self.c.boolean(self.schema, self.at(*keys), residual=residual)
+
+    def asserted_format(self, name: Any) -> str:
+        """The format asserted here (``formats = "assert"``); a value that is no format the
+        checks decide is refused (``FORMAT``): an unknown format would pass every string."""
+        if not isinstance(name, str):
+            raise refuse(self.schema, self.at("format"), "format must be a string", "FORMAT")
+        if name not in ASSERTED:
+            known = ", ".join(sorted(ASSERTED))
+            raise refuse(
+                self.schema,
+                self.at("format"),
+                f'format {name!r} is not asserted (formats = "assert" in pyproject.toml): it is '
+                f"not a format the generated models check (one of {known}); remove it, or use "
+                "pattern",
+                "FORMAT",
+            )
+        return name
 
     def applicators(self, node: dict[str, Any]) -> None:
         if "$ref" in node:

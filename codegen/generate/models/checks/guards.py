@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from codegen.core.formats import ASSERTED
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile
 from codegen.generate.models.checks.applicators import Applicators, Compiler, refuse
@@ -73,25 +72,6 @@ def check_keywords(schema: SchemaFile, pointer: str, node: dict[str, Any]) -> No
         message = f"{key!r} cannot be reproduced by the generated model: {why}"
         pointer_to_key = f"{pointer}/{escape_pointer(key)}"
         raise refuse(schema, pointer_to_key, message, "SUPPORTED_CONSTRUCT")
-
-
-def asserted_format(schema: SchemaFile, pointer: str, name: Any) -> str:
-    """The format a schema asserts at ``pointer`` (``formats = "assert"``); a value that is no
-    format the checks decide is refused (``FORMAT``): an unknown format would pass every
-    string, which is no assertion."""
-    if not isinstance(name, str):
-        raise refuse(schema, pointer, "format must be a string", "FORMAT")
-    if name not in ASSERTED:
-        known = ", ".join(sorted(ASSERTED))
-        raise refuse(
-            schema,
-            pointer,
-            f'format {name!r} is not asserted (formats = "assert" in pyproject.toml): it is '
-            f"not a format the generated models check (one of {known}); remove it, or use "
-            "pattern",
-            "FORMAT",
-        )
-    return name
 
 
 class Guards(Applicators):
@@ -252,7 +232,7 @@ class Guards(Applicators):
             regex = self.c.pattern(self.schema, self.at("pattern"), node["pattern"])
             body += [f"if {regex}.find(x) is None:", f"    {self.fail}"]
         if "format" in node and self.c.tree.asserts_formats:
-            name = asserted_format(self.schema, self.at("format"), node["format"])
+            name = self.asserted_format(node["format"])
             body += [f"if not _format({name!r}, x):", f"    {self.fail}"]
         self.block("if type(x) is str:", body)
 
