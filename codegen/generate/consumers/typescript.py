@@ -17,7 +17,9 @@ schema accepts, and is exact where TypeScript can say it:
   false);
 * an object closed by ``additionalProperties: false`` declares its properties only (a literal
   with another key does not compile); an open one, or one with ``patternProperties``, has an
-  index signature; a subclass closed by ``unevaluatedProperties: false`` lists its bases'
+  index signature (of the pattern's values only, where a pattern ``""`` or ``.*`` takes every
+  key); a property declared without a type takes its type from the ``anyOf`` or ``oneOf``
+  branches (the union, when every branch that takes objects types it) or an ``allOf`` entry; a subclass closed by ``unevaluatedProperties: false`` lists its bases'
   properties beside its own (and those its rules name, as ``unknown``);
 * what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, ``not``, the
   cross-field rules) is left to ``validate``: the type is wider there, never narrower.
@@ -268,13 +270,45 @@ class _Module:
         properties = node.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         required = list_of(node, "required")
-        fields = {
-            name: _Field(self.of(schema, sub, depth + 1, stack), name in required, sub)
-            for name, sub in properties.items()
-        }
+        fields = {}
+        for name, sub in properties.items():
+            kind = self.of(schema, sub, depth + 1, stack)
+            if kind == UNKNOWN:  # its type, when the branches or an allOf entry say one
+                kind = self.branch_property(schema, node, name, depth, stack)
+            fields[name] = _Field(kind, name in required, sub)
         for name in required:  # required, declared by no property: any value
             fields.setdefault(name, _Field(UNKNOWN, True, None))
         return fields
+
+    def branch_property(
+        self, schema: SchemaFile, node: dict[str, Any], name: str, depth: int, stack: _Stack
+    ) -> TsType:
+        """The type of a property ``node`` declares without one: the union of its types in the
+        ``anyOf`` or ``oneOf`` branches (when every branch that takes objects declares it with
+        one: the document's object holds one of them), else its type in an ``allOf`` entry
+        (which holds too), else ``unknown``."""
+        for key in ("anyOf", "oneOf"):
+            found: list[TsType] = []
+            for branch in list_of(node, key):
+                kinds = types_of(branch) if isinstance(branch, dict) else None
+                if branch is False or (kinds is not None and "object" not in kinds):
+                    continue  # refuses every object
+                declared = branch.get("properties") if isinstance(branch, dict) else None
+                sub = declared.get(name) if isinstance(declared, dict) else None
+                kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
+                if kind == UNKNOWN:
+                    break
+                found.append(kind)
+            else:
+                if found:
+                    return union(found)
+        for entry in list_of(node, "allOf"):
+            declared = entry.get("properties") if isinstance(entry, dict) else None
+            sub = declared.get(name) if isinstance(declared, dict) else None
+            kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
+            if kind != UNKNOWN:
+                return kind
+        return UNKNOWN
 
     def base_fields(
         self, schema: SchemaFile, entry: dict[str, Any], depth: int, stack: _Stack
@@ -300,8 +334,11 @@ class _Module:
         """What keys other than the declared ones may hold; None when there are none."""
         extra = node.get("additionalProperties", True)
         patterns = node.get("patternProperties")
-        values = [self.of(schema, s, depth + 1, stack) for s in (patterns or {}).values()]
-        if extra is not False:
+        patterns = patterns if isinstance(patterns, dict) else {}
+        values = [self.of(schema, s, depth + 1, stack) for s in patterns.values()]
+        # A pattern found in every key ("" and ".*" match the empty string at its start):
+        # additionalProperties judges no key.
+        if extra is not False and not {"", ".*"} & set(patterns):
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
 
