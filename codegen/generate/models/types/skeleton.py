@@ -102,6 +102,7 @@ class _Stripper(TypedShapes):
         ] = {}  # each reference as the generator reads it -> as written
         self.inlining: set[str] = set()  # the targets of references being copied in place
         self.copies: dict[str, dict[str, Any]] = {}  # each target's copy (TypedShapes.copied)
+        self.beside: dict[str, dict[str, tuple[Any, str]]] = {}  # WiderShapes.declared_beside
 
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):

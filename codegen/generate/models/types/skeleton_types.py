@@ -195,7 +195,11 @@ class TypedShapes(WiderShapes):
         kept.add("type")
         concrete = [k for k in kinds if k != "null"]
         if len(concrete) != 1:
-            return  # a union of types: each member's constraints are checked by predicates
+            # A union of types: each member's constraints are checked by predicates; its
+            # objects (arrays) typed by their properties (items) where it says them.
+            if (self.rel, pointer) not in self.skeleton.classes:
+                self.shaped_members(node, pointer, out, kinds)
+            return
         kind = concrete[0]
         if kind == "object" and "null" in kinds and (self.rel, pointer) in self.skeleton.classes:
             return  # a class is never null: the type alone (a dict or null), predicates the rest
@@ -232,6 +236,28 @@ class TypedShapes(WiderShapes):
                 out["items"] = values  # list[T]; the predicates check each position
         elif kind == "object":
             self.object(node, pointer, out, kept, nullable="null" in kinds)
+
+    def shaped_members(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kinds: list[str]
+    ) -> None:
+        """A union of types whose objects say their ``properties`` (arrays their ``items``):
+        the union of the types, the objects a class of their properties (the arrays a list of
+        the items' type), a superset the predicates narrow (no bases: the class is no class
+        node, and nothing is kept but the type)."""
+        objects = "object" in kinds and isinstance(node.get("properties"), dict)
+        arrays = "array" in kinds and isinstance(node.get("items"), dict)
+        if not (objects or arrays) or "prefixItems" in node:
+            return
+        members: list[dict[str, Any]] = []
+        for kind in kinds:
+            member: dict[str, Any] = {"type": kind}
+            if kind == "object" and objects:
+                self.object(node, pointer, member, set(), nullable=False, bases=False)
+            elif kind == "array" and arrays:
+                member["items"] = self.node(node["items"], f"{pointer}/items")
+            members.append(member)
+        del out["type"]
+        out["anyOf"] = members
 
     def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
         """The type of every item of an array with ``prefixItems``, when ``items`` says one for

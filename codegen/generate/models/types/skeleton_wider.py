@@ -6,7 +6,9 @@ the node accepts, and nothing is kept there (the predicates check the node in fu
   copied in place (:meth:`WiderShapes.copied`);
 * ``allOf`` of several entries: the type of the entry that says most (:meth:`best_entry`);
 * a property that says no type, of an object whose ``anyOf`` or ``oneOf`` branches each type it
-  (or refuse objects): the union of their types (:meth:`branch_property`);
+  (or refuse objects): the union of their types; else its type in an ``allOf`` entry of the
+  object, or in another entry of the ``allOf`` the object is an entry of
+  (:meth:`branch_property`);
 * an object without properties whose branches each declare theirs: the union of their classes
   (:meth:`branch_objects`).
 """
@@ -34,6 +36,8 @@ class WiderShapes(Shapes):
 
     inlining: set[str]  # the targets of references being copied in place (copied)
     copies: dict[str, dict[str, Any]]  # each target's copy (copied)
+    # allOf entry -> property -> (schema, pointer) of where another entry declares it
+    beside: dict[str, dict[str, tuple[Any, str]]]
 
     def node(self, node: Any, pointer: str) -> Any:
         raise NotImplementedError  # the stripper's: every kind of node, by its keywords
@@ -79,6 +83,7 @@ class WiderShapes(Shapes):
         A reference chosen is kept at its entry (its class validates itself); nothing else is
         kept (the predicates check the other entries)."""
         best: tuple[tuple[int, int, int], dict[str, Any], str, set[str]] | None = None
+        self.declared_beside(node, pointer)
         for index, entry in enumerate(node["allOf"]):
             at = f"{pointer}/allOf/{index}"
             said: dict[str, Any] = {}
@@ -101,6 +106,25 @@ class WiderShapes(Shapes):
             out.update(best[1])
             if best[3]:
                 self.skeleton.kept[(self.rel, best[2])] = frozenset(best[3])
+
+    def declared_beside(self, node: dict[str, Any], pointer: str) -> None:
+        """For each ``allOf`` entry of ``node`` declaring properties, where the other entries
+        (those written here, and the targets of references into this file) declare each
+        property (:attr:`beside`): an entry that leaves one untyped (``{}``, beside
+        ``additionalProperties: false``) types it from there (:meth:`branch_property`)."""
+        declared: list[tuple[int, str, str, Any]] = []  # entry, name, pointer, schema
+        for index, entry in enumerate(node["allOf"]):
+            at, data = f"{pointer}/allOf/{index}", entry
+            if is_base(entry) and isinstance(entry["$ref"], str) and not self.tree.dynamic:
+                target, at = self.tree.resolve(self.schema, entry["$ref"])
+                data = resolve_pointer(target.data, at) if target is self.schema else None
+            properties = data.get("properties") if isinstance(data, dict) else None
+            for name, sub in (properties if isinstance(properties, dict) else {}).items():
+                declared.append((index, name, f"{at}/properties/{escape_pointer(name)}", sub))
+        for index, _ in enumerate(node["allOf"]):
+            others = {name: (sub, at) for i, name, at, sub in reversed(declared) if i != index}
+            if others:
+                self.beside[f"{pointer}/allOf/{index}"] = others
 
     def branch_property(self, node: dict[str, Any], pointer: str, name: str) -> dict[str, Any]:
         """The type of property ``name`` of an object node that declares it without one, read
@@ -132,6 +156,9 @@ class WiderShapes(Shapes):
                 said = self._said(self.node(sub, at))
                 if said:
                     return said
+        elsewhere = self.beside.get(pointer, {}).get(name)
+        if elsewhere is not None:  # declared by another entry of the allOf this node is one of
+            return self._said(self.node(*elsewhere))
         return {}
 
     def branch_objects(
