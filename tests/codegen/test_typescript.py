@@ -242,3 +242,35 @@ def test_a_title_typescript_cannot_declare_gets_a_derived_name(
     assert {
         rel: re.findall(r"^export type (\w+)", text, re.M) for rel, text in modules.items()
     } == declared
+
+
+# A property declared without a type beside branches that type it, and a map of every key.
+WIDER = {
+    "type": "object",
+    "properties": {
+        "mode": {"enum": ["auto", "manual"]},
+        "address": {"title": "typed by the branches"},
+        "extra": {},
+        "byKey": {"type": "object", "patternProperties": {".*": {"type": "integer"}}},
+    },
+    "oneOf": [
+        {"properties": {"mode": {"const": "auto"}, "address": {"type": ["string", "null"]}}},
+        {"properties": {"mode": {"const": "manual"}, "address": {"type": "string"}}},
+        {"type": "string"},
+    ],
+    "allOf": [{"properties": {"extra": {"type": "boolean"}}}],
+}
+# Documents the schema accepts: their types must compile (tests/consumers/test_typescript.py).
+WIDER_VALID = [
+    {"mode": "auto", "address": None, "extra": True, "byKey": {"a": 1}},
+    {"mode": "manual", "address": "x", "byKey": {}},
+    {"mode": "manual", "address": "y", "unknown": [1]},
+]
+
+
+def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> None:
+    text = one(tmp_path, WIDER)
+    assert "  address?: string | null;\n" in text  # the union over the branches
+    assert "  extra?: boolean;\n" in text  # from the allOf entry
+    # ".*" takes every key: additionalProperties judges none, the values are the pattern's.
+    assert "  byKey?: { [key: string]: number };\n" in text
