@@ -34,7 +34,9 @@ With ``--typescript``, the TypeScript declarations too: maverick-codegen's (the 
 json-schema-to-typescript's (``tests/consumers/typescript/compile-one.mjs``: the schema file,
 its options as they are, after ``npm ci --prefix tests/consumers/typescript``), each counted
 (:func:`tests._typed.count_declarations`): property signatures, and those typed ``unknown`` or
-``any`` (or only containers of them), on the schemas both declared.
+``any`` (or only containers of them), on the schemas both declared; and the same with each
+signature (name and type) of a schema counted once, since json-schema-to-typescript writes a
+shared definition out again wherever it is used.
 """
 
 from __future__ import annotations
@@ -347,8 +349,8 @@ def _typescript_report(results: dict[str, dict[str, Any]], both: list[str]) -> l
         "",
         f"TypeScript declarations, on the {len(declared)} schemas both declared:",
         "",
-        "| generator | properties | unknown/any | share |",
-        "|---|---|---|---|",
+        "| generator | properties | unknown/any | share | distinct | unknown/any | share |",
+        "|---|---|---|---|---|---|---|",
     ]
     labels = (("plain", "json-schema-to-typescript"), ("maverick", "maverick-codegen"))
     worse: Counter[str] = Counter()
@@ -358,8 +360,11 @@ def _typescript_report(results: dict[str, dict[str, Any]], both: list[str]) -> l
             counts = results[generator][name]["ts"]["counts"]
             total.update(counts)
             worse[name] += counts.get("vague", 0) * (1 if generator == "maverick" else -1)
-        share = total["vague"] / total["properties"] if total["properties"] else 0.0
-        lines.append(f"| {label} | {total['properties']:,} | {total['vague']:,} | {share:.1%} |")
+        cells = []
+        for whole, part in (("properties", "vague"), ("distinct", "distinct vague")):
+            share = total[part] / total[whole] if total[whole] else 0.0
+            cells += [f"{total[whole]:,}", f"{total[part]:,}", f"{share:.1%}"]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append("most unknown/any properties beyond json-schema-to-typescript's: " + ", ".join(
         f"{n} ({results['maverick'][n]['ts']['counts'].get('vague', 0)} vs "
         f"{results['plain'][n]['ts']['counts'].get('vague', 0)})"

@@ -217,8 +217,11 @@ def ts_vague(tokens: list[str]) -> bool:
 
 
 def count_declarations(texts: list[str]) -> Counter[str]:
-    """``properties`` and ``vague`` of the property signatures of TypeScript declarations."""
+    """``properties`` and ``vague`` of the property signatures of TypeScript declarations;
+    ``distinct`` and ``distinct vague``: each signature (name and type) counted once, as a type
+    written out again where it is used (json-schema-to-typescript inlines) is one."""
     counts: Counter[str] = Counter(properties=0, vague=0)
+    distinct: set[tuple[str, ...]] = set()  # each signature once (a repeated inline type)
     for text in texts:
         tokens = _tokens(text)
         index = 0
@@ -235,8 +238,14 @@ def count_declarations(texts: list[str]) -> Counter[str]:
                     while end < len(tokens) and not (depth == 0 and tokens[end] in (";", "}")):
                         depth += (tokens[end] in _OPEN) - (tokens[end] in _CLOSE)
                         end += 1
+                    vague = ts_vague(tokens[colon + 1 : end])
                     counts["properties"] += 1
-                    counts["vague"] += ts_vague(tokens[colon + 1 : end])
+                    counts["vague"] += vague
+                    signature = (key, *tokens[colon + 1 : end])
+                    if signature not in distinct:
+                        distinct.add(signature)
+                        counts["distinct"] += 1
+                        counts["distinct vague"] += vague
             starts = token in ("{", ";", ",")
             if token in _OPEN and token != "<":
                 stack.append(token)
