@@ -38,8 +38,13 @@ and each reference to it the union of the class and the other JSON types, kept w
 definition says nothing of those; inline or at a root, the union itself); ``allOf`` of one
 reference alone (that reference); ``additionalProperties`` or ``patternProperties`` schemas of an
 object without ``properties`` that say the value of every key (``dict[str, T]``, T the union of
-their types); ``prefixItems`` with ``items`` saying the rest (``list[T]``); an ``enum`` or
-``const`` of values other than strings (the union of their JSON types, its strings an ``Enum``).
+their types); ``prefixItems`` with ``items`` saying the rest, or ``maxItems`` leaving none
+(``list[T]``); an ``enum`` or ``const`` of values other than strings (the union of their JSON
+types, its strings an ``Enum``); a union of types whose objects say their ``properties`` (arrays
+their ``items``), the union with a class (a list) for them; and the types
+:mod:`codegen.generate.models.types.skeleton_wider` copies from elsewhere (the target of a
+reference into a node that is no definition, the ``allOf`` entry that says most, a property's
+type in the branches or in another ``allOf`` entry, the classes of an object's branches).
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
