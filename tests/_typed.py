@@ -132,7 +132,9 @@ def count_modules(texts: list[str]) -> Counter[str]:
 # What TypeScript declarations say, counted from their text: every property signature of a type
 # literal or interface (``name?: T;``), and of those the vague ones: a type with ``unknown``
 # (or ``any``) among the members of its union (``null`` and ``undefined`` set aside), or only
-# containers of it (``unknown[]``, ``Array<unknown>``, ``{ [k: string]: unknown }``), as above.
+# containers of it (``unknown[]``, ``Array<unknown>``, ``{ [k: string]: unknown }``), as above;
+# a name declared as such a type (``type Nodeset = unknown;``, ``interface Vars { [k: string]:
+# unknown; }``) is one too.
 _TOKEN = re.compile(
     r"""\s*(?:(?P<comment>/\*.*?\*/|//[^\n]*)|(?P<string>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')"""
     r"""|(?P<word>[A-Za-z_$][\w$]*|\d[\w.]*)|(?P<punct>=>|\.\.\.|[^\s\w]))""",
@@ -192,28 +194,61 @@ def _closes(part: list[str]) -> bool:
     return False
 
 
-def _ts_vague_container(member: list[str]) -> bool:
+def _anything(members: list[list[str]], names: frozenset[str]) -> bool:
+    """Whether a union's members hold ``unknown`` (``any``, or a type named so)."""
+    return not members or any(len(m) == 1 and (m[0] in _TS_VAGUE or m[0] in names) for m in members)
+
+
+def _ts_vague_container(member: list[str], names: frozenset[str]) -> bool:
     if member[-2:] == ["[", "]"]:
-        inner = _ts_members(member[:-2])
-        return not inner or any(m in ([v] for v in _TS_VAGUE) for m in inner)
+        return _anything(_ts_members(member[:-2]), names)
     if member[:2] in (["Array", "<"], ["Record", "<"]) and member[-1] == ">":
-        inner = _ts_members(_split(member[2:-1], ",")[-1])
-        return not inner or any(m in ([v] for v in _TS_VAGUE) for m in inner)
+        return _anything(_ts_members(_split(member[2:-1], ",")[-1]), names)
     if member[0] == "{" and member[-1] == "}":
         body = [m for m in _split(member[1:-1], ";") if m]
+        if not body:
+            return True
         if len(body) == 1 and body[0][0] == "[":
-            value = _split(body[0], ":")[-1]
-            inner = _ts_members(value)
-            return not inner or any(m in ([v] for v in _TS_VAGUE) for m in inner)
-    return False
+            return _anything(_ts_members(_split(body[0], ":")[-1]), names)
+    return len(member) == 1 and member[0] in names
 
 
-def ts_vague(tokens: list[str]) -> bool:
-    """Whether a TypeScript type (its tokens) says nothing (see above)."""
+def ts_vague(tokens: list[str], names: frozenset[str] = frozenset()) -> bool:
+    """Whether a TypeScript type (its tokens) says nothing (see above); ``names``: the types
+    declared so (``type Jobs = unknown[];``, an interface of an index signature only)."""
     members = _ts_members(tokens)
-    if not members or any(m in ([v] for v in _TS_VAGUE) for m in members):
+    if _anything(members, names):
         return True
-    return all(_ts_vague_container(m) for m in members)
+    return all(_ts_vague_container(m, names) for m in members)
+
+
+def _vague_names(tokens: list[str]) -> frozenset[str]:
+    """The names of the declared types (aliases, interfaces) that say nothing, each read once
+    the types they name are known."""
+    declared: dict[str, list[str]] = {}
+    for index, token in enumerate(tokens[:-2]):
+        if token == "type" and tokens[index + 2] == "=":
+            end, depth = index + 3, 0
+            while end < len(tokens) and not (depth == 0 and tokens[end] == ";"):
+                depth += (tokens[end] in _OPEN and tokens[end] != "<") - (
+                    tokens[end] in _CLOSE and tokens[end] != ">"
+                )
+                end += 1
+            declared[tokens[index + 1]] = tokens[index + 3 : end]
+        elif token == "interface" and tokens[index + 2] == "{":
+            end, depth = index + 2, 0
+            while end < len(tokens):
+                depth += (tokens[end] == "{") - (tokens[end] == "}")
+                end += 1
+                if depth == 0:
+                    break
+            declared[tokens[index + 1]] = tokens[index + 2 : end]
+    names: frozenset[str] = frozenset()
+    while True:
+        found = frozenset(n for n, t in declared.items() if t and ts_vague(t, names))
+        if found == names:
+            return names
+        names = found
 
 
 def count_declarations(texts: list[str]) -> Counter[str]:
@@ -222,8 +257,9 @@ def count_declarations(texts: list[str]) -> Counter[str]:
     written out again where it is used (json-schema-to-typescript inlines) is one."""
     counts: Counter[str] = Counter(properties=0, vague=0)
     distinct: set[tuple[str, ...]] = set()  # each signature once (a repeated inline type)
-    for text in texts:
-        tokens = _tokens(text)
+    tokenized = [_tokens(text) for text in texts]
+    names = _vague_names([t for tokens in tokenized for t in tokens])
+    for tokens in tokenized:
         index = 0
         starts = True  # at the start of a member of a type literal or interface
         stack: list[str] = []
@@ -238,7 +274,7 @@ def count_declarations(texts: list[str]) -> Counter[str]:
                     while end < len(tokens) and not (depth == 0 and tokens[end] in (";", "}")):
                         depth += (tokens[end] in _OPEN) - (tokens[end] in _CLOSE)
                         end += 1
-                    vague = ts_vague(tokens[colon + 1 : end])
+                    vague = ts_vague(tokens[colon + 1 : end], names)
                     counts["properties"] += 1
                     counts["vague"] += vague
                     signature = (key, *tokens[colon + 1 : end])
