@@ -27,7 +27,16 @@ of its own, within ``--timeout`` seconds; ``--jobs`` at a time.
 
 Usage: python bench/bench_typed.py CORPUS_DIR [--only NAME ...] [--jobs 2] [--timeout 300]
            [--json FILE] [--plain-from FILE] [--maverick-from FILE] [--generator G]
-           [--show NAME] [--sample N]
+           [--show NAME] [--sample N] [--typescript]
+
+With ``--typescript``, the TypeScript declarations too: maverick-codegen's (the npm package's
+``.d.ts`` modules of the schema and of every file it references) beside
+json-schema-to-typescript's (``tests/consumers/typescript/compile-one.mjs``: the schema file,
+its options as they are, after ``npm ci --prefix tests/consumers/typescript``), each counted
+(:func:`tests._typed.count_declarations`): property signatures, and those typed ``unknown`` or
+``any`` (or only containers of them), on the schemas both declared; and the same with each
+signature (name and type) of a schema counted once, since json-schema-to-typescript writes a
+shared definition out again wherever it is used.
 """
 
 from __future__ import annotations
@@ -55,17 +64,23 @@ from datamodel_code_generator.parser.jsonschema import JsonSchemaParser  # noqa:
 
 from codegen.cli import main as cli_main  # noqa: E402  (the repository root is on the path only now)
 from codegen.core.config import load_config  # noqa: E402
+from codegen.core.errors import SchemaError  # noqa: E402
 from codegen.core.loader import load_tree  # noqa: E402
+from codegen.generate.consumers.typescript import class_names, declaration_module  # noqa: E402
 from tests import _corpus, _schemastore  # noqa: E402
-from tests._typed import count_modules  # noqa: E402
+from tests._typed import count_declarations, count_modules  # noqa: E402
 
+# One schema through json-schema-to-typescript (tests/consumers/typescript's dev dependency).
+COMPILE_ONE = REPO / "tests" / "consumers" / "typescript" / "compile-one.mjs"
 COLUMNS = ("schemas", "fields", "vague", "typed", "classes", "enums", "enum/Literal/format")
 
 
 # ------------------------------------------------------------------------------- generating
-def _maverick_modules(project: Path, package: str, rels: list[str]) -> dict[str, Any]:
+def _maverick_modules(
+    project: Path, package: str, rels: list[str], typescript: bool
+) -> dict[str, Any]:
     """``generate`` in ``project``; each file of ``rels``: its module and every module of the
-    package it imports, counted."""
+    package it imports, counted (with ``typescript``, its declarations too)."""
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -96,7 +111,36 @@ def _maverick_modules(project: Path, package: str, rels: list[str]) -> dict[str,
                     pending.append(base.joinpath(*node.module.split(".")).with_suffix(".py"))
         texts = [p.read_text(encoding="utf-8") for p in sorted(seen)]
         counted[rel] = {"status": "generated", "counts": dict(count_modules(texts))}
+        if typescript:
+            counted[rel]["ts"] = _maverick_declarations(tree, schema)
     return {"status": "generated", "files": counted}
+
+
+def _maverick_declarations(tree: Any, schema: Any) -> dict[str, Any]:
+    """The TypeScript declarations of ``schema`` and of every file it references, counted."""
+    try:
+        names = class_names(tree)
+        texts = [
+            declaration_module(tree, names, f, "")[0]
+            for f in tree.closure(schema)
+            if not f.external
+        ]
+    except SchemaError as exc:
+        return {"status": "refused", "detail": str(exc)[:300]}
+    return {"status": "generated", "counts": dict(count_declarations(texts))}
+
+
+def _plain_declarations(path: Path, timeout: float) -> dict[str, Any]:
+    """json-schema-to-typescript's declarations of the schema at ``path``, counted."""
+    command = ["node", str(COMPILE_ONE), str(path)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        return {"status": "refused", "detail": tail[:300]}
+    return {"status": "generated", "counts": dict(count_declarations([done.stdout]))}
 
 
 def _plain(path: Path) -> dict[str, Any]:
@@ -124,24 +168,27 @@ def _plain(path: Path) -> dict[str, Any]:
 def _one(request: list[str]) -> dict[str, Any]:
     """In a process of its own: one generation, counted."""
     sys.setrecursionlimit(10_000)
-    kind, root, name = request
+    kind, root, name, typescript = *request[:3], request[3:] == ["ts"]
     folder = Path(root)
-    if kind == "plain-store":
-        return _plain(folder / "schemas" / "json" / f"{name}.json")
-    if kind == "plain-corpus":
-        return _plain(folder / "schemas" / name)
+    if kind.startswith("plain-"):
+        path = folder / "schemas" / ("json" if kind == "plain-store" else "")
+        path = path / (f"{name}.json" if kind == "plain-store" else name)
+        result = _plain(path)
+        if typescript:
+            result["ts"] = _plain_declarations(path, 120)
+        return result
     with tempfile.TemporaryDirectory(prefix="bench-typed-") as tmp:
         if kind == "maverick-store":
             project = _schemastore.project(
                 _schemastore.Folder(folder), name, Path(tmp) / "p", "typed"
             )
-            return _maverick_modules(project, "typed", [f"{name}.json"])
+            return _maverick_modules(project, "typed", [f"{name}.json"], typescript)
         assert folder.resolve() == _corpus.CORPUS.resolve(), "tests/corpus only"
         files = [f for f in _corpus.sources()[name] if f not in _corpus.REFUSED]
         if not files:
             return {"status": "refused", "detail": "every file is one the corpus lists as refused"}
         project, package = _corpus._project(Path(tmp), name, files)
-        return _maverick_modules(project, package, files)
+        return _maverick_modules(project, package, files, typescript)
 
 
 def _ask(request: list[str], timeout: float) -> dict[str, Any]:
@@ -175,7 +222,7 @@ def _requests(folder: Path, only: list[str] | None, sample: int = 1) -> list[tup
 def main() -> None:
     if sys.argv[1:2] == ["--one"]:
         answers, sys.stdout = sys.stdout, sys.stderr  # what the generators print is no answer
-        answers.write(json.dumps(_one(sys.argv[2:5])) + "\n")
+        answers.write(json.dumps(_one(sys.argv[2:])) + "\n")
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, help="tests/corpus or a SchemaStore-layout folder")
@@ -194,10 +241,17 @@ def main() -> None:
         "--sample", type=int, default=1, help="every SAMPLE-th schema of a SchemaStore folder"
     )
     parser.add_argument(
+        "--typescript",
+        action="store_true",
+        help="count the TypeScript declarations too, beside json-schema-to-typescript's",
+    )
+    parser.add_argument(
         "--plain-from", type=Path, help="datamodel-code-generator's counts from an earlier --json"
     )
     args = parser.parse_args()
     requests = _requests(args.folder.resolve(), args.only, args.sample)
+    if args.typescript:
+        requests = [(g, [*r, "ts"]) for g, r in requests]
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {"maverick": {}, "plain": {}}
     for generator, earlier in (("plain", args.plain_from), ("maverick", args.maverick_from)):
@@ -275,10 +329,48 @@ def report(
         f"{n} ({results['maverick'][n]['counts'].get('vague', 0)} vs "
         f"{results['plain'][n]['counts'].get('vague', 0)})" for n in worse
     ))  # fmt: skip
+    lines += _typescript_report(results, both)
     for name in show:
         for generator in ("maverick", "plain"):
             lines.append(f"{name} {generator}: {results[generator].get(name)}")
     return "\n".join(lines)
+
+
+def _typescript_report(results: dict[str, dict[str, Any]], both: list[str]) -> list[str]:
+    """The table of the TypeScript declarations, on the schemas both declared."""
+    declared = [
+        n
+        for n in both
+        if all(results[g][n].get("ts", {}).get("status") == "generated" for g in results)
+    ]
+    if not declared:
+        return []
+    lines = [
+        "",
+        f"TypeScript declarations, on the {len(declared)} schemas both declared:",
+        "",
+        "| generator | properties | unknown/any | share | distinct | unknown/any | share |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    labels = (("plain", "json-schema-to-typescript"), ("maverick", "maverick-codegen"))
+    worse: Counter[str] = Counter()
+    for generator, label in labels:
+        total: Counter[str] = Counter()
+        for name in declared:
+            counts = results[generator][name]["ts"]["counts"]
+            total.update(counts)
+            worse[name] += counts.get("vague", 0) * (1 if generator == "maverick" else -1)
+        cells = []
+        for whole, part in (("properties", "vague"), ("distinct", "distinct vague")):
+            share = total[part] / total[whole] if total[whole] else 0.0
+            cells += [f"{total[whole]:,}", f"{total[part]:,}", f"{share:.1%}"]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("most unknown/any properties beyond json-schema-to-typescript's: " + ", ".join(
+        f"{n} ({results['maverick'][n]['ts']['counts'].get('vague', 0)} vs "
+        f"{results['plain'][n]['ts']['counts'].get('vague', 0)})"
+        for n, _ in worse.most_common(10)
+    ))  # fmt: skip
+    return lines
 
 
 if __name__ == "__main__":

@@ -427,7 +427,8 @@ CHECKED = "a compiled predicate in the class's validator"
 HOW = {
     "type": f"{TYPED}: `str`, `JsonInt` (1.0 is an integer), `JsonNumber` (int or float, "
     "never rounded), `bool`, `None`, lists, classes; a union of types checks each type's "
-    "constraints by predicate",
+    "constraints by predicate (its objects a class of their `properties`, its arrays a list of "
+    "their `items`)",
     "enum": f"{TYPED} when every value is a string (an `Enum` class); else the union of its "
     f"values' types (its strings an `Enum`) and {CHECKED}, with JSON equality (`1 == 1.0`, "
     "`false != 0`, deep for arrays and objects)",
@@ -448,13 +449,15 @@ HOW = {
     "uniqueItems": f"{CHECKED}, with JSON equality; the value stays a list",
     "items": f"{TYPED} (`list[T]`) for an array type; else {CHECKED}",
     "prefixItems": f"{TYPED} (`list[T]`, T the union of the items' types) when `items` says the "
-    f"rest; {CHECKED} (the value stays a list)",
+    f"rest (or `maxItems` leaves none); {CHECKED} (the value stays a list)",
     "contains": f"{CHECKED}, with `minContains` and `maxContains`",
     "maxContains": "with `contains`",
     "minContains": "with `contains`",
     "unevaluatedItems": f"{CHECKED}, seeing every adjacent in-place applicator that holds",
     "properties": f"{TYPED}: one field per property of an object (without `type`, a class of "
-    "its objects in a union with the other JSON types); an optional property without a default "
+    "its objects in a union with the other JSON types; a property without a type takes it from "
+    "the `anyOf`/`oneOf` branches that each type it, or from another `allOf` entry); an "
+    "optional property without a default "
     f"is `MISSING` when absent (null refused); what a property's schema says beyond its type is "
     f"{CHECKED}",
     "required": f"{TYPED} for declared properties; else {CHECKED}",
@@ -471,7 +474,8 @@ HOW = {
     "unevaluatedProperties": f"{TYPED} when false beside `allOf` bases that declare every "
     f"property (the subclass is closed); else {CHECKED}, seeing every in-place applicator",
     "allOf": f"{TYPED} for entries that are only a `$ref` (class bases; one such entry alone is "
-    f"that type); each other entry is a rule: {CHECKED}, with its description as the message",
+    "that type; of several entries alone, the type of the one that says most); each other entry "
+    f"is a rule: {CHECKED}, with its description as the message",
     "anyOf": f"{TYPED} (a union); when a branch says more than its types, {CHECKED}",
     "oneOf": f"{CHECKED}: exactly one branch holds",
     "not": CHECKED,
@@ -479,7 +483,8 @@ HOW = {
     "then": "with `if`",
     "else": "with `if`",
     "$ref": f"{TYPED}: a JSON pointer or a relative file; a class's target validates itself, "
-    f"any other target is {CHECKED}",
+    f"any other target is {CHECKED} (a node of the same file that is no definition: its type "
+    "copied in place)",
     "format": "an annotation, as draft 2020-12 says by default: the value stays a `str`; "
     'asserted with `formats = "assert"` ([below](#format))',
     "contentEncoding": "an annotation",

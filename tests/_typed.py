@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 from collections import Counter
 
 ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
@@ -124,4 +125,167 @@ def count_modules(texts: list[str]) -> Counter[str]:
                 continue
             counts["typed"] += 1
             counts["enum/Literal/format"] += _specific(field.annotation, enums)
+    return counts
+
+
+# ------------------------------------------------------------------------------- TypeScript
+# What TypeScript declarations say, counted from their text: every property signature of a type
+# literal or interface (``name?: T;``), and of those the vague ones: a type with ``unknown``
+# (or ``any``) among the members of its union (``null`` and ``undefined`` set aside), or only
+# containers of it (``unknown[]``, ``Array<unknown>``, ``{ [k: string]: unknown }``), as above;
+# a name declared as such a type (``type Nodeset = unknown;``, ``interface Vars { [k: string]:
+# unknown; }``) is one too.
+_TOKEN = re.compile(
+    r"""\s*(?:(?P<comment>/\*.*?\*/|//[^\n]*)|(?P<string>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')"""
+    r"""|(?P<word>[A-Za-z_$][\w$]*|\d[\w.]*)|(?P<punct>=>|\.\.\.|[^\s\w]))""",
+    re.DOTALL,
+)
+_OPEN, _CLOSE = {"{": "}", "(": ")", "[": "]", "<": ">"}, {"}", ")", "]", ">"}
+_TS_VAGUE = {"unknown", "any"}
+_TS_NOTHING = {"null", "undefined"}
+
+
+def _tokens(text: str) -> list[str]:
+    found = []
+    for match in _TOKEN.finditer(text):
+        if match.group("comment") is None and match.lastgroup is not None:
+            found.append(match.group(match.lastgroup))
+    return found
+
+
+def _split(tokens: list[str], separator: str) -> list[list[str]]:
+    """``tokens`` split at ``separator`` outside brackets (empty parts dropped)."""
+    parts: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens:
+        if token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth -= 1
+        if token == separator and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [p for p in parts if p]
+
+
+def _ts_members(tokens: list[str]) -> list[list[str]]:
+    """The members of a type's union, parentheses and ``null``/``undefined`` set aside."""
+    members = []
+    for part in _split(tokens, "|"):
+        bare = part
+        while bare[0] == "(" and bare[-1] == ")" and _split(bare[1:-1], "|") and _closes(bare):
+            bare = bare[1:-1]
+        if len(_split(bare, "|")) > 1:
+            members += _ts_members(bare)
+        elif bare not in ([n] for n in _TS_NOTHING):
+            members.append(bare)
+    return members
+
+
+def _closes(part: list[str]) -> bool:
+    """Whether the first token of ``part`` (an opening bracket) is closed by its last."""
+    depth = 0
+    for index, token in enumerate(part):
+        depth += token in _OPEN
+        depth -= token in _CLOSE
+        if depth == 0:
+            return index == len(part) - 1
+    return False
+
+
+def _anything(members: list[list[str]], names: frozenset[str]) -> bool:
+    """Whether a union's members hold ``unknown`` (``any``, or a type named so)."""
+    return not members or any(len(m) == 1 and (m[0] in _TS_VAGUE or m[0] in names) for m in members)
+
+
+def _ts_vague_container(member: list[str], names: frozenset[str]) -> bool:
+    if member[-2:] == ["[", "]"]:
+        return _anything(_ts_members(member[:-2]), names)
+    if member[:2] in (["Array", "<"], ["Record", "<"]) and member[-1] == ">":
+        return _anything(_ts_members(_split(member[2:-1], ",")[-1]), names)
+    if member[0] == "{" and member[-1] == "}":
+        body = [m for m in _split(member[1:-1], ";") if m]
+        if not body:
+            return True
+        if len(body) == 1 and body[0][0] == "[":
+            return _anything(_ts_members(_split(body[0], ":")[-1]), names)
+    return len(member) == 1 and member[0] in names
+
+
+def ts_vague(tokens: list[str], names: frozenset[str] = frozenset()) -> bool:
+    """Whether a TypeScript type (its tokens) says nothing (see above); ``names``: the types
+    declared so (``type Jobs = unknown[];``, an interface of an index signature only)."""
+    members = _ts_members(tokens)
+    if _anything(members, names):
+        return True
+    return all(_ts_vague_container(m, names) for m in members)
+
+
+def _vague_names(tokens: list[str]) -> frozenset[str]:
+    """The names of the declared types (aliases, interfaces) that say nothing, each read once
+    the types they name are known."""
+    declared: dict[str, list[str]] = {}
+    for index, token in enumerate(tokens[:-2]):
+        if token == "type" and tokens[index + 2] == "=":
+            end, depth = index + 3, 0
+            while end < len(tokens) and not (depth == 0 and tokens[end] == ";"):
+                depth += (tokens[end] in _OPEN and tokens[end] != "<") - (
+                    tokens[end] in _CLOSE and tokens[end] != ">"
+                )
+                end += 1
+            declared[tokens[index + 1]] = tokens[index + 3 : end]
+        elif token == "interface" and tokens[index + 2] == "{":
+            end, depth = index + 2, 0
+            while end < len(tokens):
+                depth += (tokens[end] == "{") - (tokens[end] == "}")
+                end += 1
+                if depth == 0:
+                    break
+            declared[tokens[index + 1]] = tokens[index + 2 : end]
+    names: frozenset[str] = frozenset()
+    while True:
+        found = frozenset(n for n, t in declared.items() if t and ts_vague(t, names))
+        if found == names:
+            return names
+        names = found
+
+
+def count_declarations(texts: list[str]) -> Counter[str]:
+    """``properties`` and ``vague`` of the property signatures of TypeScript declarations;
+    ``distinct`` and ``distinct vague``: each signature (name and type) counted once, as a type
+    written out again where it is used (json-schema-to-typescript inlines) is one."""
+    counts: Counter[str] = Counter(properties=0, vague=0)
+    distinct: set[tuple[str, ...]] = set()  # each signature once (a repeated inline type)
+    tokenized = [_tokens(text) for text in texts]
+    names = _vague_names([t for tokens in tokenized for t in tokens])
+    for tokens in tokenized:
+        index = 0
+        starts = True  # at the start of a member of a type literal or interface
+        stack: list[str] = []
+        while index < len(tokens):
+            token = tokens[index]
+            if starts and stack and stack[-1] == "{":
+                at = index + (tokens[index] == "readonly" and tokens[index + 1] not in ":?")
+                key = tokens[at] if at < len(tokens) else ""
+                colon = at + 1 + (at + 1 < len(tokens) and tokens[at + 1] == "?")
+                if key not in _OPEN and key not in _CLOSE and tokens[colon : colon + 1] == [":"]:
+                    end, depth = colon + 1, 0
+                    while end < len(tokens) and not (depth == 0 and tokens[end] in (";", "}")):
+                        depth += (tokens[end] in _OPEN) - (tokens[end] in _CLOSE)
+                        end += 1
+                    vague = ts_vague(tokens[colon + 1 : end], names)
+                    counts["properties"] += 1
+                    counts["vague"] += vague
+                    signature = (key, *tokens[colon + 1 : end])
+                    if signature not in distinct:
+                        distinct.add(signature)
+                        counts["distinct"] += 1
+                        counts["distinct vague"] += vague
+            starts = token in ("{", ";", ",")
+            if token in _OPEN and token != "<":
+                stack.append(token)
+            elif token in _CLOSE and token != ">" and stack:
+                stack.pop()
+            index += 1
     return counts

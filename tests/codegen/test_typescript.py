@@ -242,3 +242,62 @@ def test_a_title_typescript_cannot_declare_gets_a_derived_name(
     assert {
         rel: re.findall(r"^export type (\w+)", text, re.M) for rel, text in modules.items()
     } == declared
+
+
+# A property declared without a type beside branches that type it, a map of every key, an untitled
+# definition that contains itself through a property (an alias) and one that names itself.
+WIDER = {
+    "type": "object",
+    "properties": {
+        "mode": {"enum": ["auto", "manual"]},
+        "address": {"title": "typed by the branches"},
+        "extra": {},
+        "byKey": {"type": "object", "patternProperties": {".*": {"type": "integer"}}},
+        "tree": {"$ref": "#/$defs/tree"},
+        "loop": {"$ref": "#/$defs/loop"},
+    },
+    "$defs": {
+        "tree": {
+            "oneOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/tree"}}
+                    },
+                },
+            ]
+        },
+        "loop": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/loop"}]},
+    },
+    "oneOf": [
+        {"properties": {"mode": {"const": "auto"}, "address": {"type": ["string", "null"]}}},
+        {"properties": {"mode": {"const": "manual"}, "address": {"type": "string"}}},
+        {"type": "string"},
+    ],
+    "allOf": [{"properties": {"extra": {"type": "boolean"}}}],
+}
+# Documents the schema accepts: their types must compile (tests/consumers/test_typescript.py).
+WIDER_VALID = [
+    {
+        "mode": "auto",
+        "address": None,
+        "extra": True,
+        "byKey": {"a": 1},
+        "loop": 2,
+        "tree": {"children": ["a", {"children": []}, {"other": 1}]},
+    },
+    {"mode": "manual", "address": "x", "byKey": {}},
+    {"mode": "manual", "address": "y", "unknown": [1]},
+]
+
+
+def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> None:
+    text = one(tmp_path, WIDER)
+    assert "  address?: string | null;\n" in text  # the union over the branches
+    assert "  extra?: boolean;\n" in text  # from the allOf entry
+    # ".*" takes every key: additionalProperties judges none, the values are the pattern's.
+    assert "  byKey?: { [key: string]: number };\n" in text
+    assert "  tree?: string | {\n    children?: _tree[];\n" in text
+    assert "\ntype _tree = string | {\n  children?: _tree[];\n" in text  # not exported
+    assert "  loop?: unknown;\n" in text  # type _loop = number | _loop would be circular

@@ -30,12 +30,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from codegen.core.config import load_config
 from codegen.generate.rules import find_rules
 from maverick.contracts import CONTRACTS
 from tests._schema_harness import load, model_accepts, mutations, rules_with_bases, validator_for
+from tests.codegen.test_typescript import WIDER, WIDER_VALID, declarations
 from tests.conftest import REPO
 
 TS = REPO / "tests" / "consumers" / "typescript"
@@ -335,3 +337,21 @@ def test_the_multiple_of_lint_is_right_about_ajv_and_jsonschema(node: str, step:
     ajv = json.loads(_run([node, "-e", script, str(TS), payload], "Ajv multipleOf"))
     python = [jsonschema.Draft202012Validator(schema).is_valid(d) for d in documents]
     assert ajv == python == [example is None] * len(documents)
+
+
+def test_wider_types_hold_every_valid_document(node: str, tmp_path: Path) -> None:
+    """The types a property takes from its branches, and a map's, hold the documents the
+    schema accepts (tsc --strict compiles them)."""
+    validator = jsonschema.Draft202012Validator({"title": "A", **WIDER})
+    assert all(validator.is_valid(d) for d in WIDER_VALID)
+    text = declarations(tmp_path, {"a.json": {"title": "A", **WIDER}})["a.json"]
+    (tmp_path / "a.d.ts").write_text(text, encoding="utf-8")
+    lines = ['import type { A } from "./a.js";']
+    lines += [f"export const d{n}: A = {json.dumps(d)};" for n, d in enumerate(WIDER_VALID)]
+    (tmp_path / "documents.ts").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = json.loads((TS / "tsconfig.json").read_text(encoding="utf-8"))
+    config["files"] = ["documents.ts"]
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    _run(
+        [node, str(TS / "node_modules" / "typescript" / "bin" / "tsc"), "-p", str(tmp_path)], "tsc"
+    )

@@ -17,8 +17,13 @@ schema accepts, and is exact where TypeScript can say it:
   false);
 * an object closed by ``additionalProperties: false`` declares its properties only (a literal
   with another key does not compile); an open one, or one with ``patternProperties``, has an
-  index signature; a subclass closed by ``unevaluatedProperties: false`` lists its bases'
-  properties beside its own (and those its rules name, as ``unknown``);
+  index signature (of the pattern's values only, where a pattern ``""`` or ``.*`` takes every
+  key); a property declared without a type takes its type from the ``anyOf`` or ``oneOf``
+  branches (the union, when every branch that takes objects types it) or an ``allOf`` entry;
+  a subclass closed by ``unevaluatedProperties: false`` lists its bases' properties beside its
+  own (and those its rules name, as ``unknown``);
+* an untitled definition that contains itself is a type of the module (not exported) named
+  after its key, where it names itself inside an object type only (else ``unknown`` there);
 * what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, ``not``, the
   cross-field rules) is left to ``validate``: the type is wider there, never narrower.
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -101,17 +107,14 @@ def declaration_module(
     tree: SchemaTree, names: ClassNames, schema: SchemaFile, header: str
 ) -> tuple[str, tuple[str, ...]]:
     """The ``.d.ts`` text of ``schema``'s classes, and the names it exports."""
-    module = _Module(tree, names, schema)
-    rel = schema.rel.as_posix()
-    body: list[str] = []
-    exported: list[str] = []
-    for (owner, pointer), name in names.items():
-        if owner != rel:
-            continue
-        node = resolve_pointer(schema.data, pointer)
-        kind = module.of(schema, node, 0, frozenset())
-        body += ["", *doc_comment(node, "", default=False), f"export type {name} = {kind.text};"]
-        exported.append(name)
+    refused: set[tuple[str, str]] = set()
+    while True:  # again without the aliases that would name themselves directly
+        module = _Module(tree, names, schema, frozenset(refused))
+        body, exported = module.body()
+        looping = module.looping()
+        if not looping:
+            break
+        refused |= looping
     imports = []
     for target in sorted({t.rel for t in module.imports.values()}):
         found = sorted(n for n, t in module.imports.items() if t.rel == target)
@@ -132,11 +135,71 @@ class _Field:
 class _Module:
     """The types of one schema file, and the classes of other files they name."""
 
-    def __init__(self, tree: SchemaTree, names: ClassNames, schema: SchemaFile) -> None:
+    def __init__(
+        self,
+        tree: SchemaTree,
+        names: ClassNames,
+        schema: SchemaFile,
+        refused: frozenset[tuple[str, str]] = frozenset(),
+    ) -> None:
         self.tree = tree
         self.names = names
         self.schema = schema
         self.imports: dict[str, SchemaFile] = {}
+        # An untitled definition that contains itself: a type of this module (not exported),
+        # by key; refused: those that would name themselves outside an object type.
+        self.aliases: dict[tuple[str, str], str] = {}
+        self.refused = refused
+        self.bodies: dict[tuple[str, str], str] = {}
+        self.alias_files: dict[tuple[str, str], SchemaFile] = {}
+
+    def body(self) -> tuple[list[str], list[str]]:
+        """The module's declarations: each class of the file, then each alias they need."""
+        rel = self.schema.rel.as_posix()
+        body: list[str] = []
+        exported: list[str] = []
+        for (owner, pointer), name in self.names.items():
+            if owner != rel:
+                continue
+            node = resolve_pointer(self.schema.data, pointer)
+            kind = self.of(self.schema, node, 0, frozenset())
+            doc = doc_comment(node, "", default=False)
+            body += ["", *doc, f"export type {name} = {kind.text};"]
+            exported.append(name)
+        while set(self.aliases) - set(self.bodies):
+            for key in [k for k in self.aliases if k not in self.bodies]:
+                target = self.alias_files[key]
+                node = resolve_pointer(target.data, key[1])
+                self.bodies[key] = self.of(target, node, 0, frozenset({key})).text
+        for key, text in self.bodies.items():
+            body += ["", f"type {self.aliases[key]} = {text};"]
+        return body, exported
+
+    def looping(self) -> set[tuple[str, str]]:
+        """The aliases some alias names outside an object type (``type A = B | A`` is a
+        circular alias TypeScript refuses; through a property it is not)."""
+        found = set()
+        for key, text in self.bodies.items():
+            outside = _OBJECT_TYPE.sub("", text)
+            while _OBJECT_TYPE.search(outside):
+                outside = _OBJECT_TYPE.sub("", outside)
+            if set(re.findall(r"[\w$]+", outside)) & set(self.aliases.values()):
+                found.add(key)
+        return found
+
+    def alias(self, target: SchemaFile, key: tuple[str, str]) -> str:
+        """The alias of the definition ``key`` of ``target`` (named after its key)."""
+        self.alias_files[key] = target
+        name = self.aliases.get(key)
+        if name is None:
+            stem = "_" + re.sub(r"[^A-Za-z0-9_$]", "_", key[1].rpartition("/")[2])
+            taken = {*self.names.values(), *self.aliases.values()}
+            name, number = stem, 1
+            while name in taken:
+                number += 1
+                name = f"{stem}{number}"
+            self.aliases[key] = name
+        return name
 
     def of(self, schema: SchemaFile, node: Any, depth: int, stack: _Stack) -> TsType:
         """The type of ``node`` (written in ``schema``), indented for ``depth``."""
@@ -201,8 +264,8 @@ class _Module:
             if target is not self.schema:
                 self.imports[name] = target
             return TsType(name)
-        if key in stack:
-            return UNKNOWN  # an untitled definition that contains itself: validate decides
+        if key in stack:  # an untitled definition that contains itself: a type of its own
+            return UNKNOWN if key in self.refused else TsType(self.alias(target, key))
         return self.of(target, resolve_pointer(target.data, pointer), depth, stack | {key})
 
     def typed(
@@ -268,13 +331,45 @@ class _Module:
         properties = node.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         required = list_of(node, "required")
-        fields = {
-            name: _Field(self.of(schema, sub, depth + 1, stack), name in required, sub)
-            for name, sub in properties.items()
-        }
+        fields = {}
+        for name, sub in properties.items():
+            kind = self.of(schema, sub, depth + 1, stack)
+            if kind == UNKNOWN:  # its type, when the branches or an allOf entry say one
+                kind = self.branch_property(schema, node, name, depth, stack)
+            fields[name] = _Field(kind, name in required, sub)
         for name in required:  # required, declared by no property: any value
             fields.setdefault(name, _Field(UNKNOWN, True, None))
         return fields
+
+    def branch_property(
+        self, schema: SchemaFile, node: dict[str, Any], name: str, depth: int, stack: _Stack
+    ) -> TsType:
+        """The type of a property ``node`` declares without one: the union of its types in the
+        ``anyOf`` or ``oneOf`` branches (when every branch that takes objects declares it with
+        one: the document's object holds one of them), else its type in an ``allOf`` entry
+        (which holds too), else ``unknown``."""
+        for key in ("anyOf", "oneOf"):
+            found: list[TsType] = []
+            for branch in list_of(node, key):
+                kinds = types_of(branch) if isinstance(branch, dict) else None
+                if branch is False or (kinds is not None and "object" not in kinds):
+                    continue  # refuses every object
+                declared = branch.get("properties") if isinstance(branch, dict) else None
+                sub = declared.get(name) if isinstance(declared, dict) else None
+                kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
+                if kind == UNKNOWN:
+                    break
+                found.append(kind)
+            else:
+                if found:
+                    return union(found)
+        for entry in list_of(node, "allOf"):
+            declared = entry.get("properties") if isinstance(entry, dict) else None
+            sub = declared.get(name) if isinstance(declared, dict) else None
+            kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
+            if kind != UNKNOWN:
+                return kind
+        return UNKNOWN
 
     def base_fields(
         self, schema: SchemaFile, entry: dict[str, Any], depth: int, stack: _Stack
@@ -300,12 +395,17 @@ class _Module:
         """What keys other than the declared ones may hold; None when there are none."""
         extra = node.get("additionalProperties", True)
         patterns = node.get("patternProperties")
-        values = [self.of(schema, s, depth + 1, stack) for s in (patterns or {}).values()]
-        if extra is not False:
+        patterns = patterns if isinstance(patterns, dict) else {}
+        values = [self.of(schema, s, depth + 1, stack) for s in patterns.values()]
+        # A pattern found in every key ("" and ".*" match the empty string at its start):
+        # additionalProperties judges no key.
+        if extra is not False and not {"", ".*"} & set(patterns):
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
 
 
+# An object type holding no other: what an alias may name itself inside.
+_OBJECT_TYPE = re.compile(r"\{[^{}]*\}")
 # The keywords that describe the objects (the arrays) of a schema without a type.
 _SHAPES_OF = {
     "object": frozenset({"properties", "patternProperties", "additionalProperties"}),

@@ -261,8 +261,8 @@ def _defer_build(lines: list[str], call: ast.Call, aliased: bool, protected: boo
 def _type_names(tree: ast.Module) -> Iterator[ast.Name]:
     """The names used in type expressions: field annotations, aliases and class bases.
 
-    Calls (``Field(...)``) and constants hold no types and are not entered, which keeps this
-    cheap on modules with long descriptions.
+    Calls (``Field(...)``) and constants hold no types and are not entered (but the type of a
+    ``TypeAliasType``), which keeps this cheap on modules with long descriptions.
     """
     pending: list[ast.AST] = []
     for statement in tree.body:
@@ -275,5 +275,11 @@ def _type_names(tree: ast.Module) -> Iterator[ast.Name]:
         node = pending.pop()
         if isinstance(node, ast.Name):
             yield node
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "TypeAliasType"
+        ):
+            pending.extend(node.args[1:])  # TypeAliasType("Name", type): the type
         elif not isinstance(node, ast.Call | ast.Constant):
             pending.extend(ast.iter_child_nodes(node))

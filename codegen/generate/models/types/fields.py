@@ -77,10 +77,12 @@ def _without_none(annotation: ast.expr, keep_none: bool = False) -> ast.expr | N
     kept = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
     has_none = len(kept) != len(members)
     anything = any(isinstance(m, ast.Name) and m.id == "Any" for m in members)  # holds None
-    if not (has_none or anything) or not (kept or keep_none):
+    if not (has_none or anything):
         return None
-    if keep_none and has_none:
-        kept = members  # also a field whose only value is null: None | MISSING
+    if has_none and (keep_none or not kept):
+        # Also a field whose only value is null: None | MISSING (where the schema refuses
+        # null there too, no value is valid: the predicates refuse it).
+        kept = members
     result: ast.expr = kept[0]
     for member in [*kept[1:], ast.Name("MISSING", ast.Load())]:
         result = ast.BinOp(result, ast.BitOr(), member)

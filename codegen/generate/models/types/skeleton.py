@@ -40,8 +40,13 @@ and each reference to it the union of the class and the other JSON types, kept w
 definition says nothing of those; inline or at a root, the union itself); ``allOf`` of one
 reference alone (that reference); ``additionalProperties`` or ``patternProperties`` schemas of an
 object without ``properties`` that say the value of every key (``dict[str, T]``, T the union of
-their types); ``prefixItems`` with ``items`` saying the rest (``list[T]``); an ``enum`` or
-``const`` of values other than strings (the union of their JSON types, its strings an ``Enum``).
+their types); ``prefixItems`` with ``items`` saying the rest, or ``maxItems`` leaving none
+(``list[T]``); an ``enum`` or ``const`` of values other than strings (the union of their JSON
+types, its strings an ``Enum``); a union of types whose objects say their ``properties`` (arrays
+their ``items``), the union with a class (a list) for them; and the types
+:mod:`codegen.generate.models.types.skeleton_wider` copies from elsewhere (the target of a
+reference into a node that is no definition, the ``allOf`` entry that says most, a property's
+type in the branches or in another ``allOf`` entry, the classes of an object's branches).
 
 A class node that may be an object or null keeps only its type (a class is never null), and
 a nullable object without ``properties`` leaves ``additionalProperties: false`` to the
@@ -65,9 +70,10 @@ from codegen.generate.models.types.exclusive import exclusive_branches
 from codegen.generate.models.types.skeleton_shapes import (
     ANNOTATIONS,
     Skeleton,
+    objects_class,
     types,
 )
-from codegen.generate.models.types.skeleton_types import NOT_OBJECT, TypedShapes
+from codegen.generate.models.types.skeleton_types import TypedShapes
 
 __all__ = ["Skeleton", "build_skeleton"]
 
@@ -102,6 +108,9 @@ class _Stripper(TypedShapes):
         self.originals: dict[
             str, str
         ] = {}  # each reference as the generator reads it -> as written
+        self.inlining: set[str] = set()  # the targets of references being copied in place
+        self.copies: dict[str, dict[str, Any]] = {}  # each target's copy (TypedShapes.copied)
+        self.beside: dict[str, dict[str, tuple[Any, str]]] = {}  # WiderShapes.declared_beside
 
     def node(self, node: Any, pointer: str) -> Any:
         if not isinstance(node, dict):
@@ -144,6 +153,17 @@ class _Stripper(TypedShapes):
             self.skeleton.kept[(self.rel, f"{pointer}/allOf/0")] = frozenset(entry)
         elif types(node) is not None:
             self.typed(node, pointer, out, kept)
+        elif isinstance(node.get("$ref"), str):
+            # A reference the skeleton keeps no class for (into a node of this file that is no
+            # definition): the target's type, copied in place; nothing is kept (the predicates
+            # check the reference in full).
+            out.update(self.copied(node["$ref"]))
+        elif objects_class(node):
+            self.objects(node, pointer, out, kept)
+        elif self.several_entries(node):
+            # ``allOf`` of several entries: the type of the one that says most (a superset of
+            # what they all accept); the predicates check the node in full.
+            self.best_entry(node, pointer, out)
         elif isinstance(node.get("anyOf"), list) and not self.enum_class(node, pointer, "anyOf"):
             out["anyOf"] = _flat(
                 [self.node(sub, f"{pointer}/anyOf/{i}") for i, sub in enumerate(node["anyOf"])]
@@ -165,18 +185,6 @@ class _Stripper(TypedShapes):
             if "enum" in said and (self.rel, pointer) in self.skeleton.classes:
                 said = {"type": "string"}
             out.update(said)
-        elif self.object_only(node):
-            # Properties without ``"type": "object"``: the objects are a class (a definition's
-            # class takes objects only, and every reference to it says which other values the
-            # definition admits); inline, the union of the class and the other JSON types.
-            # Nothing is kept here: the predicates check the node in full.
-            whole: dict[str, Any] = {"type": "object"}
-            if pointer and (self.rel, pointer) in self.skeleton.classes:
-                self.object(node, pointer, whole, kept, nullable=False)
-                out.update(whole)  # the class is its objects; the references say the rest
-            else:
-                self.object(node, pointer, whole, set(), nullable=False)
-                out["anyOf"] = [whole, {"type": list(NOT_OBJECT)}]
         self.skeleton.kept[(self.rel, pointer)] = frozenset(kept)
         return out
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
-from codegen.core.tree import object_only
 from codegen.generate.rules import is_base
 
 if TYPE_CHECKING:
@@ -29,6 +28,7 @@ __all__ = [
     "Shapes",
     "Skeleton",
     "literal_const",
+    "objects_class",
     "types",
 ]
 
@@ -182,7 +182,7 @@ class Shapes:
             if (
                 target is self.schema
                 and (self.rel, pointer) in self.skeleton.classes
-                and not object_only(node)  # whose class takes its objects only
+                and not objects_class(node)  # whose class takes its objects only
             ):
                 return str(node.get("title"))
         return None
@@ -327,6 +327,32 @@ class Shapes:
             if not _rules_name_declared(data, set(data.get("properties") or {})):
                 return False
         return _rules_name_declared(node, declared)
+
+
+# What makes a node with properties but no type a reference, a literal or a type of its own.
+_NOT_A_CLASS = frozenset({"type", "$ref", "$dynamicRef", "$recursiveRef", "const", "enum"})
+# What a branch of a union says of its type, when it says something.
+_SAYS_TYPE = frozenset({"type", "$ref", "const", "enum", "properties"})
+
+
+def objects_class(node: Any) -> bool:
+    """Whether a node without a type declares ``properties`` and is typed by them: its objects
+    are a class of its own (the values it admits besides, the other JSON types). Not when it is
+    a reference, a literal, or a union each of whose branches says a type of its own (then the
+    union types it)."""
+    if not (isinstance(node, dict) and isinstance(node.get("properties"), dict)):
+        return False
+    if _NOT_A_CLASS & set(node):
+        return False
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if (
+            isinstance(branches, list)
+            and branches
+            and all(isinstance(b, dict) and _SAYS_TYPE & set(b) for b in branches)
+        ):
+            return False
+    return True
 
 
 def literal_const(node: dict[str, Any]) -> bool:

@@ -15,7 +15,6 @@ from urllib.parse import quote
 
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile
-from codegen.core.tree import object_only
 from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.models.types.null_refusal import null_refused
 from codegen.generate.models.types.skeleton_shapes import (
@@ -23,9 +22,10 @@ from codegen.generate.models.types.skeleton_shapes import (
     BOUNDS,
     LENGTHS,
     MAP_VALUES,
-    Shapes,
+    objects_class,
     types,
 )
+from codegen.generate.models.types.skeleton_wider import WiderShapes
 from codegen.generate.rules import is_base
 
 __all__ = ["NOT_OBJECT", "NOT_OBJECT_KEYWORDS", "TYPED_FORMATS", "TypedShapes", "module_file"]
@@ -68,7 +68,7 @@ def module_file(schema: SchemaFile) -> PurePosixPath:
     return PurePosixPath(*folders, f"{name}.json")
 
 
-class TypedShapes(Shapes):
+class TypedShapes(WiderShapes):
     """The skeleton of each kind of node; :meth:`node` (the stripper's) strips any node."""
 
     refusing_null: dict[tuple[str, str], bool]  # by reference target (null_refusal)
@@ -101,13 +101,13 @@ class TypedShapes(Shapes):
 
     def reference(self, ref: str, out: dict[str, Any], kept: set[str]) -> None:
         """A kept reference: its class, or, for a definition whose class takes its objects only
-        (:meth:`object_only`), the union of the class and the other JSON types, kept only when
+        (:func:`objects_class`), the union of the class and the other JSON types, kept only when
         the definition says nothing of those (else the predicates check it in full here)."""
         moved = self.module_ref(ref)
         target, pointer = self.tree.resolve(self.schema, ref)
         data = resolve_pointer(target.data, pointer)
         key = (target.rel.as_posix(), pointer)
-        if not (pointer and key in self.skeleton.classes and self.object_only(data)):
+        if not (pointer and key in self.skeleton.classes and objects_class(data)):
             out["$ref"] = moved
             kept.add("$ref")
             return
@@ -127,11 +127,20 @@ class TypedShapes(Shapes):
             and not set(node) - {*ANNOTATIONS, "$defs", "definitions", "allOf"}
         )
 
-    @staticmethod
-    def object_only(node: Any) -> bool:
-        """Whether a node without a type declares ``properties`` and no keyword the skeleton
-        reads first: its objects are a class of their own."""
-        return object_only(node)
+    def objects(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
+    ) -> None:
+        """Properties without ``"type": "object"`` (:func:`objects_class`): the objects are a
+        class (a definition's class takes objects only, and every reference to it says which
+        other values the definition admits); inline, the union of the class and the other JSON
+        types. Nothing is kept here: the predicates check the node in full."""
+        whole: dict[str, Any] = {"type": "object"}
+        if pointer and (self.rel, pointer) in self.skeleton.classes:
+            self.object(node, pointer, whole, kept, nullable=False)
+            out.update(whole)  # the class is its objects; the references say the rest
+        else:
+            self.object(node, pointer, whole, set(), nullable=False, bases=False)
+            out["anyOf"] = [whole, {"type": list(NOT_OBJECT)}]
 
     def module_ref(self, ref: str) -> str:
         """``ref`` between the files as the generator reads them (at their module paths, each
@@ -195,7 +204,11 @@ class TypedShapes(Shapes):
         kept.add("type")
         concrete = [k for k in kinds if k != "null"]
         if len(concrete) != 1:
-            return  # a union of types: each member's constraints are checked by predicates
+            # A union of types: each member's constraints are checked by predicates; its
+            # objects (arrays) typed by their properties (items) where it says them.
+            if (self.rel, pointer) not in self.skeleton.classes:
+                self.shaped_members(node, pointer, out, kinds)
+            return
         kind = concrete[0]
         if kind == "object" and "null" in kinds and (self.rel, pointer) in self.skeleton.classes:
             return  # a class is never null: the type alone (a dict or null), predicates the rest
@@ -247,16 +260,41 @@ class TypedShapes(Shapes):
             and "default" not in node
         )
 
+    def shaped_members(
+        self, node: dict[str, Any], pointer: str, out: dict[str, Any], kinds: list[str]
+    ) -> None:
+        """A union of types whose objects say their ``properties`` (arrays their ``items``):
+        the union of the types, the objects a class of their properties (the arrays a list of
+        the items' type), a superset the predicates narrow (no bases: the class is no class
+        node, and nothing is kept but the type)."""
+        objects = "object" in kinds and isinstance(node.get("properties"), dict)
+        arrays = "array" in kinds and isinstance(node.get("items"), dict)
+        if not (objects or arrays) or "prefixItems" in node:
+            return
+        members: list[dict[str, Any]] = []
+        for kind in kinds:
+            member: dict[str, Any] = {"type": kind}
+            if kind == "object" and objects:
+                self.object(node, pointer, member, set(), nullable=False, bases=False)
+            elif kind == "array" and arrays:
+                member["items"] = self.node(node["items"], f"{pointer}/items")
+            members.append(member)
+        del out["type"]
+        out["anyOf"] = members
+
     def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
         """The type of every item of an array with ``prefixItems``, when ``items`` says one for
-        the items past them (or refuses them): the union of their schemas' types (a superset:
-        the predicates check which applies where), else None."""
+        the items past them (or refuses them, or ``maxItems`` leaves none): the union of their
+        schemas' types (a superset: the predicates check which applies where), else None."""
         rest = node.get("items", True)
         values = [
             self.node(sub, f"{pointer}/prefixItems/{index}")
             for index, sub in enumerate(node["prefixItems"])
         ]
-        if isinstance(rest, dict):
+        most = node.get("maxItems")
+        if isinstance(most, int) and not isinstance(most, bool) and most <= len(values):
+            values = values[: max(most, 0)]  # no item past the prefix: items says nothing
+        elif isinstance(rest, dict):
             values.append(self.node(rest, f"{pointer}/items"))
         elif rest is not False:
             return None
@@ -272,14 +310,20 @@ class TypedShapes(Shapes):
         kept: set[str],
         *,
         nullable: bool,
+        bases: bool = True,
     ) -> None:
+        """The skeleton of an object node's properties, bases (unless ``bases`` is false: an
+        object class in a union with the other JSON types, which its bases would refuse) and
+        openness."""
         properties = node.get("properties")
         required = node.get("required")
         if isinstance(properties, dict):
-            out["properties"] = {
-                name: self.node(sub, f"{pointer}/properties/{escape_pointer(name)}")
-                for name, sub in properties.items()
-            }
+            out["properties"] = {}
+            for name, sub in properties.items():
+                stripped = self.node(sub, f"{pointer}/properties/{escape_pointer(name)}")
+                if self.untyped(stripped):  # its type, when every branch says one
+                    stripped.update(self.branch_property(node, pointer, name))
+                out["properties"][name] = stripped
             kept.add("properties")
             if (self.rel, pointer) in self.skeleton.classes:
                 self.exact_tuples(pointer, properties, required or [])
@@ -308,12 +352,27 @@ class TypedShapes(Shapes):
         if isinstance(required, list) and set(required) <= set(properties or {}):
             out["required"] = required
             kept.add("required")
-        bases = self.exact_bases(node)
-        if bases:
-            out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in bases]
+        exact = self.exact_bases(node) if bases else []
+        if exact:
+            out["allOf"] = [{"$ref": self.module_ref(e["$ref"])} for e in exact]
             for index, entry in enumerate(node["allOf"]):
-                if entry in bases:
+                if entry in exact:
                     self.skeleton.kept[(self.rel, f"{pointer}/allOf/{index}")] = frozenset({"$ref"})
+        self.openness(node, pointer, out, kept, nullable=nullable, exact=exact)
+
+    def openness(
+        self,
+        node: dict[str, Any],
+        pointer: str,
+        out: dict[str, Any],
+        kept: set[str],
+        *,
+        nullable: bool,
+        exact: list[dict[str, Any]],
+    ) -> None:
+        """Whether an object node's class is closed (``exact``: its bases), and the values of
+        an open one without properties."""
+        properties = node.get("properties")
         # A nullable object without properties is typed ``dict | None``, which the generator
         # leaves open: the predicates close it.
         closed = (
@@ -321,18 +380,19 @@ class TypedShapes(Shapes):
             and "patternProperties" not in node
             and not (nullable and not isinstance(properties, dict))
         )
-        if bases and node.get("unevaluatedProperties") is False and self.closes(node, bases):
+        if exact and node.get("unevaluatedProperties") is False and self.closes(node, exact):
             out["unevaluatedProperties"] = False
             kept.add("unevaluatedProperties")
         elif closed and "unevaluatedProperties" not in node:
             out["additionalProperties"] = False
             kept.add("additionalProperties")
-        elif not bases:
+        elif not exact:
             out["additionalProperties"] = True
             if node.get("additionalProperties") is True:
                 kept.add("additionalProperties")
             elif not properties:
                 values = self.map_values(node, pointer)
+                branches = None if values else self.branch_objects(node, pointer, nullable)
                 if values is not None:
                     out["additionalProperties"] = values  # dict[str, T]; predicates check all
                     patterns = node.get("patternProperties")
@@ -340,6 +400,11 @@ class TypedShapes(Shapes):
                     said += isinstance(node.get("additionalProperties"), dict)
                     if said == 1 and not nullable:  # dict | None: the generator drops T
                         kept.add(MAP_VALUES)  # T is the one schema's type: every value holds it
+                elif branches is not None:
+                    # The objects of the branches that say their properties: the union of
+                    # their classes (the type kept: each is an object).
+                    del out["type"], out["additionalProperties"]
+                    out.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
 
     def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
         """The type of every value of an object without properties, when its
