@@ -66,7 +66,8 @@ from codegen.cli import main as cli_main  # noqa: E402  (the repository root is 
 from codegen.core.config import load_config  # noqa: E402
 from codegen.core.errors import SchemaError  # noqa: E402
 from codegen.core.loader import load_tree  # noqa: E402
-from codegen.generate.consumers.typescript import class_names, declaration_module  # noqa: E402
+from codegen.generate.consumers.ts_names import class_names  # noqa: E402
+from codegen.generate.consumers.typescript import declaration_module  # noqa: E402
 from tests import _corpus, _schemastore  # noqa: E402
 from tests._typed import count_declarations, count_modules  # noqa: E402
 

@@ -29,6 +29,7 @@ __all__ = [
     "digest_bytes",
     "is_class_name",
     "object_only",
+    "objects_class",
 ]
 
 
@@ -258,3 +259,29 @@ def object_only(entry: Any) -> bool:
         and isinstance(entry.get("properties"), dict)
         and not _NOT_OBJECT_ONLY & set(entry)
     )
+
+
+# What makes a node with properties but no type a reference, a literal or a type of its own.
+_NOT_A_CLASS = frozenset({"type", "$ref", "$dynamicRef", "$recursiveRef", "const", "enum"})
+# What a branch of a union says of its type, when it says something.
+_SAYS_TYPE = frozenset({"type", "$ref", "const", "enum", "properties"})
+
+
+def objects_class(node: Any) -> bool:
+    """Whether a node without a type declares ``properties`` and is typed by them: its objects
+    are a class of its own (the values it admits besides, the other JSON types). Not when it is
+    a reference, a literal, or a union each of whose branches says a type of its own (then the
+    union types it)."""
+    if not (isinstance(node, dict) and isinstance(node.get("properties"), dict)):
+        return False
+    if _NOT_A_CLASS & set(node):
+        return False
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if (
+            isinstance(branches, list)
+            and branches
+            and all(isinstance(b, dict) and _SAYS_TYPE & set(b) for b in branches)
+        ):
+            return False
+    return True

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from codegen.core.loader import load_tree
-from codegen.generate.consumers.typescript import class_names, declaration_module
+from codegen.generate.consumers.ts_names import class_names
+from codegen.generate.consumers.typescript import declaration_module
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

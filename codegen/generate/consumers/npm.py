@@ -38,8 +38,9 @@ from codegen.generate.consumers.ajv_limits import (
 )
 from codegen.generate.consumers.export import BUNDLE, SCHEMAS
 from codegen.generate.consumers.export_ids import ExportIds, export_path
+from codegen.generate.consumers.ts_names import class_names, module_path
 from codegen.generate.consumers.ts_text import js_string, property_key
-from codegen.generate.consumers.typescript import class_names, declaration_module, module_path
+from codegen.generate.consumers.typescript import declaration_module
 from codegen.generate.contract import Contract
 from codegen.generate.files.header import templates
 from codegen.generate.files.targets import GENERATED_MARK, NPM_MANIFEST

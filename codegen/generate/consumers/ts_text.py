@@ -3,28 +3,36 @@
 :mod:`codegen.generate.consumers.typescript` decides what a schema's type is; this module writes it:
 unions and intersections flattened, without repeats and parenthesised where precedence needs it
 (``(A | B)[]``, ``(A | B) & C``), JSON values as literal types, names that are not identifiers
-quoted, and descriptions as JSDoc comments that cannot end early.
+quoted, descriptions as JSDoc comments that cannot end early, object types from their fields, and
+the ``import type`` lines of a module.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 __all__ = [
     "NEVER",
     "UNKNOWN",
+    "Field",
     "TsType",
     "array_of",
     "doc_comment",
     "intersection",
     "js_string",
     "literal",
+    "merge_fields",
     "property_key",
+    "render_object",
+    "type_imports",
     "union",
+    "words_outside_objects",
 ]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
@@ -143,3 +151,67 @@ def doc_comment(node: Any, pad: str, *, default: bool = True) -> list[str]:
     if len(lines) == 1:
         return [f"{pad}/** {lines[0]} */"]
     return [f"{pad}/**", *(f"{pad} * {line}".rstrip() for line in lines), f"{pad} */"]
+
+
+@dataclass
+class Field:
+    """A property of an object type: its type, whether it is required, its schema."""
+
+    kind: TsType
+    required: bool
+    doc: Any  # the property's schema, for its comment
+
+
+def merge_fields(fields: dict[str, Field], more: Mapping[str, Field]) -> None:
+    """Add ``more`` to ``fields``; a property declared by both holds both types."""
+    for name, field in more.items():
+        known = fields.get(name)
+        if known is None:
+            fields[name] = field
+        else:
+            fields[name] = Field(
+                intersection([known.kind, field.kind]),
+                known.required or field.required,
+                field.doc if field.doc is not None else known.doc,
+            )
+
+
+def render_object(fields: Mapping[str, Field], index: TsType | None, depth: int) -> TsType:
+    if not fields:
+        return TsType(f"{{ [key: string]: {(index or NEVER).text} }}")
+    pad = "  " * (depth + 1)
+    lines = ["{"]
+    for name, field in fields.items():
+        lines += doc_comment(field.doc, pad)
+        mark = "" if field.required else "?"
+        lines.append(f"{pad}{property_key(name)}{mark}: {field.kind.text};")
+    if index is not None:
+        lines.append(f"{pad}[key: string]: {index.text};")
+    lines.append(f"{'  ' * depth}}}")
+    return TsType("\n".join(lines))
+
+
+def type_imports(here: PurePosixPath, imports: Mapping[str, PurePosixPath]) -> list[str]:
+    """The ``import type`` lines of the module of the schema file ``here``: each type name of
+    ``imports`` from the module of its schema file."""
+    lines = []
+    for target in sorted(set(imports.values())):
+        found = sorted(name for name, rel in imports.items() if rel == target)
+        path = posixpath.relpath(target.as_posix(), here.parent.as_posix())
+        path = path.removesuffix(".json") + ".js"
+        path = path if path.startswith("../") else f"./{path}"
+        lines.append(f"import type {{ {', '.join(found)} }} from {json.dumps(path)};")
+    return lines
+
+
+# An object type holding no other.
+_OBJECT_TYPE = re.compile(r"\{[^{}]*\}")
+
+
+def words_outside_objects(text: str) -> set[str]:
+    """The names a type expression says outside its object types (where an alias may not
+    name itself: ``type A = B | A`` is circular, ``type A = { a: A }`` is not)."""
+    outside = _OBJECT_TYPE.sub("", text)
+    while _OBJECT_TYPE.search(outside):
+        outside = _OBJECT_TYPE.sub("", outside)
+    return set(re.findall(r"[\w$]+", outside))

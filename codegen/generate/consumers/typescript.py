@@ -30,77 +30,32 @@ schema accepts, and is exact where TypeScript can say it:
 
 from __future__ import annotations
 
-import json
-import posixpath
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
-from codegen.core.errors import SchemaError
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.consumers.ts_names import ClassNames
 from codegen.generate.consumers.ts_schema import evaluated_names, list_of, literal_types, types_of
 from codegen.generate.consumers.ts_text import (
     NEVER,
     UNKNOWN,
+    Field,
     TsType,
     array_of,
     doc_comment,
     intersection,
-    property_key,
+    merge_fields,
+    render_object,
+    type_imports,
     union,
+    words_outside_objects,
 )
 from codegen.generate.rules import is_base
 
-__all__ = ["ClassNames", "class_names", "declaration_module", "module_path"]
+__all__ = ["declaration_module"]
 
-# (file, pointer) of a class node -> its type name
-ClassNames = Mapping[tuple[str, str], str]
 _Stack = frozenset[tuple[str, str]]
-# Names TypeScript reserves that a type may not take (lint's TITLE_IS_CLASS_NAME keeps titles
-# capitalised, but generate runs without the lint).
-_RESERVED = frozenset(
-    {
-        "any", "bigint", "boolean", "break", "case", "catch", "class", "const", "continue",
-        "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false",
-        "finally", "for", "function", "if", "import", "in", "instanceof", "never", "new", "null",
-        "number", "object", "return", "string", "super", "switch", "symbol", "this", "throw",
-        "true", "try", "typeof", "undefined", "unknown", "var", "void", "while", "with",
-    }
-)  # fmt: skip
-
-
-def class_names(tree: SchemaTree) -> dict[tuple[str, str], str]:
-    """The type name of every class node (``SchemaFile.classes``: the Python class names);
-    refuses names TypeScript cannot declare or that two classes share."""
-    names: dict[tuple[str, str], str] = {}
-    owners: dict[str, SchemaFile] = {}
-    for schema in tree.files:
-        for pointer, name in schema.classes.items():
-            node = resolve_pointer(schema.data, pointer)
-            where = schema.loc(f"{pointer}/title" if "title" in node else pointer)
-            if not name.isidentifier() or name in _RESERVED:
-                raise SchemaError(
-                    f"class name {name!r} cannot name a TypeScript type: use a class name",
-                    where,
-                    "TITLE_IS_CLASS_NAME",
-                )
-            if name in owners:
-                raise SchemaError(
-                    f"class name {name!r} is already generated from {owners[name].rel}",
-                    where,
-                    "TITLE_UNIQUE",
-                )
-            owners[name] = schema
-            names[schema.rel.as_posix(), pointer] = name
-    return names
-
-
-def module_path(schema: SchemaFile) -> PurePosixPath:
-    """The declaration module of a schema file, relative to the package's ``types/``."""
-    return schema.rel.with_suffix(".d.ts")
 
 
 def declaration_module(
@@ -115,21 +70,8 @@ def declaration_module(
         if not looping:
             break
         refused |= looping
-    imports = []
-    for target in sorted({t.rel for t in module.imports.values()}):
-        found = sorted(n for n, t in module.imports.items() if t.rel == target)
-        here = posixpath.relpath(target.as_posix(), schema.rel.parent.as_posix())
-        path = here.removesuffix(".json") + ".js"
-        path = path if path.startswith("../") else f"./{path}"
-        imports.append(f"import type {{ {', '.join(found)} }} from {json.dumps(path)};")
+    imports = type_imports(schema.rel, {n: t.rel for n, t in module.imports.items()})
     return "\n".join([header, *imports, *body]) + "\n", tuple(exported)
-
-
-@dataclass
-class _Field:
-    kind: TsType
-    required: bool
-    doc: Any  # the property's schema, for its comment
 
 
 class _Module:
@@ -178,14 +120,8 @@ class _Module:
     def looping(self) -> set[tuple[str, str]]:
         """The aliases some alias names outside an object type (``type A = B | A`` is a
         circular alias TypeScript refuses; through a property it is not)."""
-        found = set()
-        for key, text in self.bodies.items():
-            outside = _OBJECT_TYPE.sub("", text)
-            while _OBJECT_TYPE.search(outside):
-                outside = _OBJECT_TYPE.sub("", outside)
-            if set(re.findall(r"[\w$]+", outside)) & set(self.aliases.values()):
-                found.add(key)
-        return found
+        aliases = set(self.aliases.values())
+        return {key for key, text in self.bodies.items() if words_outside_objects(text) & aliases}
 
     def alias(self, target: SchemaFile, key: tuple[str, str]) -> str:
         """The alias of the definition ``key`` of ``target`` (named after its key)."""
@@ -303,31 +239,31 @@ class _Module:
     def object(
         self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
     ) -> tuple[TsType, set[int]]:
-        fields: dict[str, _Field] = {}
+        fields: dict[str, Field] = {}
         merged: set[int] = set()
         closes = node.get("unevaluatedProperties") is False and "additionalProperties" not in node
         if closes:  # the bases' properties are evaluated in place: list them here
             for index, entry in enumerate(list_of(node, "allOf")):
                 base = self.base_fields(schema, entry, depth, stack) if is_base(entry) else None
                 if base is not None:
-                    _merge(fields, base)
+                    merge_fields(fields, base)
                     merged.add(index)
-        _merge(fields, self.own_fields(schema, node, depth, stack))
+        merge_fields(fields, self.own_fields(schema, node, depth, stack))
         others: TsType | None
         if closes:
             names, open_ = evaluated_names(self.tree, schema, node)
             for name in sorted(names - set(fields)):
-                fields[name] = _Field(UNKNOWN, False, None)  # declared by a rule only
+                fields[name] = Field(UNKNOWN, False, None)  # declared by a rule only
             others = UNKNOWN if open_ else None
         else:
             others = self.index_signature(schema, node, depth, stack)
         if fields and others is not None:
             others = UNKNOWN  # every declared property must fit the index signature
-        return _render_object(fields, others, depth), merged
+        return render_object(fields, others, depth), merged
 
     def own_fields(
         self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
-    ) -> dict[str, _Field]:
+    ) -> dict[str, Field]:
         properties = node.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         required = list_of(node, "required")
@@ -336,9 +272,9 @@ class _Module:
             kind = self.of(schema, sub, depth + 1, stack)
             if kind == UNKNOWN:  # its type, when the branches or an allOf entry say one
                 kind = self.branch_property(schema, node, name, depth, stack)
-            fields[name] = _Field(kind, name in required, sub)
+            fields[name] = Field(kind, name in required, sub)
         for name in required:  # required, declared by no property: any value
-            fields.setdefault(name, _Field(UNKNOWN, True, None))
+            fields.setdefault(name, Field(UNKNOWN, True, None))
         return fields
 
     def branch_property(
@@ -373,20 +309,20 @@ class _Module:
 
     def base_fields(
         self, schema: SchemaFile, entry: dict[str, Any], depth: int, stack: _Stack
-    ) -> dict[str, _Field] | None:
+    ) -> dict[str, Field] | None:
         """The properties of a base (and of its bases), or None when it is not a plain object."""
         target, pointer = self.tree.resolve(schema, entry["$ref"])
         node = resolve_pointer(target.data, pointer)
         if not isinstance(node, dict) or types_of(node) != ["object"] or "$ref" in node:
             return None
-        fields: dict[str, _Field] = {}
+        fields: dict[str, Field] = {}
         for sub in list_of(node, "allOf"):
             if is_base(sub):
                 base = self.base_fields(target, sub, depth, stack)
                 if base is None:
                     return None
-                _merge(fields, base)
-        _merge(fields, self.own_fields(target, node, depth, stack))
+                merge_fields(fields, base)
+        merge_fields(fields, self.own_fields(target, node, depth, stack))
         return fields
 
     def index_signature(
@@ -404,40 +340,9 @@ class _Module:
         return union(values) if values else None
 
 
-# An object type holding no other: what an alias may name itself inside.
-_OBJECT_TYPE = re.compile(r"\{[^{}]*\}")
 # The keywords that describe the objects (the arrays) of a schema without a type.
 _SHAPES_OF = {
     "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
     "array": frozenset({"items", "prefixItems"}),
 }
 _SHAPES = _SHAPES_OF["object"] | _SHAPES_OF["array"]
-
-
-def _merge(fields: dict[str, _Field], more: Mapping[str, _Field]) -> None:
-    """Add ``more`` to ``fields``; a property declared by both holds both types."""
-    for name, field in more.items():
-        known = fields.get(name)
-        if known is None:
-            fields[name] = field
-        else:
-            fields[name] = _Field(
-                intersection([known.kind, field.kind]),
-                known.required or field.required,
-                field.doc if field.doc is not None else known.doc,
-            )
-
-
-def _render_object(fields: Mapping[str, _Field], index: TsType | None, depth: int) -> TsType:
-    if not fields:
-        return TsType(f"{{ [key: string]: {(index or NEVER).text} }}")
-    pad = "  " * (depth + 1)
-    lines = ["{"]
-    for name, field in fields.items():
-        lines += doc_comment(field.doc, pad)
-        mark = "" if field.required else "?"
-        lines.append(f"{pad}{property_key(name)}{mark}: {field.kind.text};")
-    if index is not None:
-        lines.append(f"{pad}[key: string]: {index.text};")
-    lines.append(f"{'  ' * depth}}}")
-    return TsType("\n".join(lines))

@@ -65,14 +65,11 @@ from typing import Any
 
 from codegen.core.jsonpos import escape_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.core.tree import objects_class
 from codegen.generate.models.types.defaults import DefaultRule
 from codegen.generate.models.types.exclusive import exclusive_branches
-from codegen.generate.models.types.skeleton_shapes import (
-    ANNOTATIONS,
-    Skeleton,
-    objects_class,
-    types,
-)
+from codegen.generate.models.types.skeleton_data import Skeleton
+from codegen.generate.models.types.skeleton_shapes import ANNOTATIONS, types
 from codegen.generate.models.types.skeleton_types import TypedShapes
 
 __all__ = ["Skeleton", "build_skeleton"]

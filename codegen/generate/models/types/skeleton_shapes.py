@@ -9,12 +9,13 @@ closed exactly by ``unevaluatedProperties: false``.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree, iter_subschemas
+from codegen.core.tree import objects_class
+from codegen.generate.models.types.skeleton_data import Skeleton
 from codegen.generate.rules import is_base
 
 if TYPE_CHECKING:
@@ -26,9 +27,7 @@ __all__ = [
     "LENGTHS",
     "MAP_VALUES",
     "Shapes",
-    "Skeleton",
     "literal_const",
-    "objects_class",
     "types",
 ]
 
@@ -40,58 +39,6 @@ BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 # ``patternProperties`` or ``additionalProperties``): each value holds that schema's type, T,
 # so the predicates check of it only what T leaves out. No keyword: nothing is skipped by it.
 MAP_VALUES = "(map values)"
-
-
-@dataclass
-class Skeleton:
-    """The stripped documents, and the keywords their types enforce at each node."""
-
-    documents: dict[str, dict[str, Any]] = field(default_factory=dict)  # rel -> document
-    kept: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
-    classes: set[tuple[str, str]] = field(default_factory=set)  # nodes with their own validator
-    # Class node -> required properties that are exact tuples: JSON name -> Python annotation.
-    tuples: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
-
-    # rel -> each $defs key the generator cannot be given as it is -> the key it is given.
-    keys: dict[str, dict[str, str]] = field(default_factory=dict)
-
-    def kept_at(self, rel: str, pointer: str) -> frozenset[str]:
-        return self.kept.get((rel, pointer), frozenset())
-
-    def defs_keys(self, schema: SchemaFile) -> dict[str, str]:
-        """The ``$defs`` keys of ``schema`` that hold ``/`` or ``~`` (which the internal form
-        writes for a reference into a place no keyword of the file's draft names): the
-        generator reads such a definition twice, as two classes, so it is given a key of
-        letters, digits and underscores instead, unique in the file."""
-        rel = schema.rel.as_posix()
-        found = self.keys.get(rel)
-        if found is None:
-            defs = schema.data.get("$defs")
-            keys = list(defs) if isinstance(defs, dict) else []
-            taken = {k for k in keys if "/" not in k and "~" not in k}
-            found = {}
-            for key in keys:
-                if key in taken:
-                    continue
-                safe = re.sub(r"[^0-9A-Za-z_]+", "_", key).strip("_") or "definition"
-                candidate, number = safe, 1
-                while candidate in taken:
-                    number += 1
-                    candidate = f"{safe}_{number}"
-                taken.add(candidate)
-                found[key] = candidate
-            self.keys[rel] = found
-        return found
-
-    def generator_pointer(self, schema: SchemaFile, pointer: str) -> str:
-        """Internal ``pointer`` of ``schema`` as the generator reads the skeleton (its
-        ``$defs`` key made safe, :meth:`defs_keys`)."""
-        tokens = pointer_tokens(pointer)
-        if len(tokens) >= 2 and tokens[0] == "$defs":
-            safe = self.defs_keys(schema).get(tokens[1])
-            if safe is not None:
-                return "".join(f"/{escape_pointer(t)}" for t in ["$defs", safe, *tokens[2:]])
-        return pointer
 
 
 def types(node: Any) -> list[str] | None:
@@ -113,6 +60,42 @@ class Shapes:
     skeleton: Skeleton
     defaults: DefaultRule
     originals: dict[str, str]  # a reference between module files -> the same one as written
+
+    @staticmethod
+    def string_enum(node: Mapping[str, Any]) -> bool:
+        values = node.get("enum")
+        return (
+            isinstance(values, list)
+            and bool(values)
+            and all(isinstance(v, str) for v in values)
+            and len(set(values)) == len(values)
+        )
+
+    def enum_alone(self, node: Mapping[str, Any], pointer: str) -> bool:
+        """Whether a string ``enum`` may be kept: the generator makes it an ``Enum``, which
+        takes no validator and no length, so a class node keeps it only when nothing is left
+        for predicates to check there."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return True  # an inline enum: its other keywords are checked by the class's validator
+        return not set(node) - {*ANNOTATIONS, "$defs", "type", "enum"}
+
+    def enum_class(self, node: Mapping[str, Any], pointer: str, key: str) -> bool:
+        """Whether a class node's union of strings would become an ``Enum`` class (which the
+        generator makes of it) that needs a validator, which an ``Enum`` cannot take: then the
+        union is left to the predicates. A ``oneOf`` always needs one (it counts matches)."""
+        if (self.rel, pointer) not in self.skeleton.classes:
+            return False
+        branches = node[key]
+        strings = all(
+            isinstance(b, dict) and (isinstance(b.get("const"), str) or self.string_enum(b))
+            for b in branches
+        )
+        if not strings:
+            return False
+        alone = key == "anyOf" and not set(node) - {*ANNOTATIONS, "$defs", key}
+        return not (
+            alone and all(not set(b) - {*ANNOTATIONS, "type", "const", "enum"} for b in branches)
+        )
 
     def typed_ref(self, ref: str) -> bool:
         """Whether a ``$ref`` is a field type: it names a file of the schema folder or one of
@@ -329,32 +312,6 @@ class Shapes:
         return _rules_name_declared(node, declared)
 
 
-# What makes a node with properties but no type a reference, a literal or a type of its own.
-_NOT_A_CLASS = frozenset({"type", "$ref", "$dynamicRef", "$recursiveRef", "const", "enum"})
-# What a branch of a union says of its type, when it says something.
-_SAYS_TYPE = frozenset({"type", "$ref", "const", "enum", "properties"})
-
-
-def objects_class(node: Any) -> bool:
-    """Whether a node without a type declares ``properties`` and is typed by them: its objects
-    are a class of its own (the values it admits besides, the other JSON types). Not when it is
-    a reference, a literal, or a union each of whose branches says a type of its own (then the
-    union types it)."""
-    if not (isinstance(node, dict) and isinstance(node.get("properties"), dict)):
-        return False
-    if _NOT_A_CLASS & set(node):
-        return False
-    for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if (
-            isinstance(branches, list)
-            and branches
-            and all(isinstance(b, dict) and _SAYS_TYPE & set(b) for b in branches)
-        ):
-            return False
-    return True
-
-
 def literal_const(node: dict[str, Any]) -> bool:
     """Whether the skeleton keeps a node's string ``const`` as a ``Literal`` (a tag must be one:
     else the generator names the branch's tag value after its ``$defs`` key)."""
@@ -365,6 +322,9 @@ def literal_const(node: dict[str, Any]) -> bool:
     return not {"$ref", "anyOf", "oneOf"} & set(node)  # those come first in the skeleton
 
 
+_OPEN = frozenset({"$ref", "patternProperties", "additionalProperties", "unevaluatedProperties"})
+
+
 def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
     """Whether the rules of ``data`` evaluate only ``declared`` properties."""
     rules = [data[k] for k in ("if", "then", "else") if k in data]
@@ -372,9 +332,7 @@ def _rules_name_declared(data: dict[str, Any], declared: set[str]) -> bool:
     rules += list((data.get("dependentSchemas") or {}).values())
     for rule in rules:
         for _, node in iter_subschemas(rule):
-            if {"$ref", "patternProperties", "additionalProperties", "unevaluatedProperties"} & set(
-                node
-            ):
+            if _OPEN & set(node):
                 return False
             if not set(node.get("properties") or {}) <= declared:
                 return False

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.core.loader import SchemaFile
+from codegen.core.tree import objects_class
 from codegen.generate.models.types.fields import MISSING_MARK, MISSING_OR_NULL_MARK
 from codegen.generate.models.types.null_refusal import null_refused
 from codegen.generate.models.types.skeleton_shapes import (
@@ -22,7 +23,6 @@ from codegen.generate.models.types.skeleton_shapes import (
     BOUNDS,
     LENGTHS,
     MAP_VALUES,
-    objects_class,
     types,
 )
 from codegen.generate.models.types.skeleton_wider import WiderShapes
@@ -52,9 +52,6 @@ NOT_OBJECT_KEYWORDS = frozenset({
 # duration with years or months is no timedelta. Those stay checked strings.
 TYPED_FORMATS = frozenset({"uuid", "ipv4", "ipv6"})
 
-_JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
-               type(None): "null", list: "array", dict: "object"}  # fmt: skip
-
 
 # Pydantic compares a bound with a float value as floats: exact while both are below 2**52
 # (integer bounds of integers compare as integers, exactly, whatever their size).
@@ -75,29 +72,6 @@ class TypedShapes(WiderShapes):
 
     def node(self, node: Any, pointer: str) -> Any:
         raise NotImplementedError  # the stripper's: every kind of node, by its keywords
-
-    def values_types(self, node: dict[str, Any]) -> dict[str, Any] | None:
-        """The skeleton of a node that says its values (``enum``, ``const``) and no type: the
-        union of the JSON types of its values, the strings among them an enum of their own."""
-        if "const" in node:
-            values = [node["const"]]
-        elif isinstance(node.get("enum"), list) and node["enum"]:
-            values = node["enum"]
-        else:
-            return None
-        kinds: dict[str, list[Any]] = {}
-        for value in values:
-            kinds.setdefault(_JSON_TYPES[type(value)], []).append(value)
-        branches: list[dict[str, Any]] = []
-        for kind, found in sorted(kinds.items()):
-            strings = list(dict.fromkeys(found)) if kind == "string" else []
-            if strings and all(s and s.strip() == s for s in strings):
-                branches.append({"type": "string", "enum": strings})
-            elif kind == "object":  # open: no key is dropped
-                branches.append({"type": kind, "additionalProperties": True})
-            else:
-                branches.append({"type": kind})
-        return branches[0] if len(branches) == 1 else {"anyOf": branches}
 
     def reference(self, ref: str, out: dict[str, Any], kept: set[str]) -> None:
         """A kept reference: its class, or, for a definition whose class takes its objects only
@@ -159,42 +133,6 @@ class TypedShapes(WiderShapes):
         if moved != ref:
             self.originals[moved] = ref
         return moved
-
-    @staticmethod
-    def string_enum(node: Mapping[str, Any]) -> bool:
-        values = node.get("enum")
-        return (
-            isinstance(values, list)
-            and bool(values)
-            and all(isinstance(v, str) for v in values)
-            and len(set(values)) == len(values)
-        )
-
-    def enum_alone(self, node: Mapping[str, Any], pointer: str) -> bool:
-        """Whether a string ``enum`` may be kept: the generator makes it an ``Enum``, which
-        takes no validator and no length, so a class node keeps it only when nothing is left
-        for predicates to check there."""
-        if (self.rel, pointer) not in self.skeleton.classes:
-            return True  # an inline enum: its other keywords are checked by the class's validator
-        return not set(node) - {*ANNOTATIONS, "$defs", "type", "enum"}
-
-    def enum_class(self, node: Mapping[str, Any], pointer: str, key: str) -> bool:
-        """Whether a class node's union of strings would become an ``Enum`` class (which the
-        generator makes of it) that needs a validator, which an ``Enum`` cannot take: then the
-        union is left to the predicates. A ``oneOf`` always needs one (it counts matches)."""
-        if (self.rel, pointer) not in self.skeleton.classes:
-            return False
-        branches = node[key]
-        strings = all(
-            isinstance(b, dict) and (isinstance(b.get("const"), str) or self.string_enum(b))
-            for b in branches
-        )
-        if not strings:
-            return False
-        alone = key == "anyOf" and not set(node) - {*ANNOTATIONS, "$defs", key}
-        return not (
-            alone and all(not set(b) - {*ANNOTATIONS, "type", "const", "enum"} for b in branches)
-        )
 
     def typed(
         self, node: dict[str, Any], pointer: str, out: dict[str, Any], kept: set[str]
@@ -281,26 +219,6 @@ class TypedShapes(WiderShapes):
             members.append(member)
         del out["type"]
         out["anyOf"] = members
-
-    def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
-        """The type of every item of an array with ``prefixItems``, when ``items`` says one for
-        the items past them (or refuses them, or ``maxItems`` leaves none): the union of their
-        schemas' types (a superset: the predicates check which applies where), else None."""
-        rest = node.get("items", True)
-        values = [
-            self.node(sub, f"{pointer}/prefixItems/{index}")
-            for index, sub in enumerate(node["prefixItems"])
-        ]
-        most = node.get("maxItems")
-        if isinstance(most, int) and not isinstance(most, bool) and most <= len(values):
-            values = values[: max(most, 0)]  # no item past the prefix: items says nothing
-        elif isinstance(rest, dict):
-            values.append(self.node(rest, f"{pointer}/items"))
-        elif rest is not False:
-            return None
-        if not values or any(self.untyped(v) for v in values):
-            return None
-        return values[0] if len(values) == 1 else {"anyOf": values}
 
     def object(
         self,
@@ -405,23 +323,3 @@ class TypedShapes(WiderShapes):
                     # their classes (the type kept: each is an object).
                     del out["type"], out["additionalProperties"]
                     out.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
-
-    def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
-        """The type of every value of an object without properties, when its
-        ``patternProperties`` and ``additionalProperties`` say one for every key: the union of
-        their schemas' types (a superset: the predicates check which applies), else None."""
-        patterns = node.get("patternProperties")
-        patterns = patterns if isinstance(patterns, dict) else {}
-        extra = node.get("additionalProperties")
-        values = [
-            self.node(sub, f"{pointer}/patternProperties/{escape_pointer(source)}")
-            for source, sub in patterns.items()
-        ]
-        # A pattern found in every key ("" and ".*" match the empty string at its start).
-        covered = extra is False or any(source in ("", ".*") for source in patterns)
-        if isinstance(extra, dict):
-            values.append(self.node(extra, f"{pointer}/additionalProperties"))
-            covered = True
-        if not covered or not values or any(self.untyped(v) for v in values):
-            return None
-        return values[0] if len(values) == 1 else {"anyOf": values}

@@ -30,6 +30,9 @@ _CLASS_BRANCH = frozenset({*ANNOTATIONS, "type", "properties", "required", "addi
                            "patternProperties", "minProperties", "maxProperties", "propertyNames",
                            "dependentRequired", "not", "if", "then", "else", "allOf"})  # fmt: skip
 
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
+               type(None): "null", list: "array", dict: "object"}  # fmt: skip
+
 
 class WiderShapes(Shapes):
     """The superset types of the module's docstring."""
@@ -197,3 +200,66 @@ class WiderShapes(Shapes):
         if not isinstance(stripped, dict):
             return {}
         return {k: v for k, v in stripped.items() if k not in ANNOTATIONS}
+
+    def values_types(self, node: dict[str, Any]) -> dict[str, Any] | None:
+        """The skeleton of a node that says its values (``enum``, ``const``) and no type: the
+        union of the JSON types of its values, the strings among them an enum of their own."""
+        if "const" in node:
+            values = [node["const"]]
+        elif isinstance(node.get("enum"), list) and node["enum"]:
+            values = node["enum"]
+        else:
+            return None
+        kinds: dict[str, list[Any]] = {}
+        for value in values:
+            kinds.setdefault(_JSON_TYPES[type(value)], []).append(value)
+        branches: list[dict[str, Any]] = []
+        for kind, found in sorted(kinds.items()):
+            strings = list(dict.fromkeys(found)) if kind == "string" else []
+            if strings and all(s and s.strip() == s for s in strings):
+                branches.append({"type": "string", "enum": strings})
+            elif kind == "object":  # open: no key is dropped
+                branches.append({"type": kind, "additionalProperties": True})
+            else:
+                branches.append({"type": kind})
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def prefix_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every item of an array with ``prefixItems``, when ``items`` says one for
+        the items past them (or refuses them, or ``maxItems`` leaves none): the union of their
+        schemas' types (a superset: the predicates check which applies where), else None."""
+        rest = node.get("items", True)
+        values = [
+            self.node(sub, f"{pointer}/prefixItems/{index}")
+            for index, sub in enumerate(node["prefixItems"])
+        ]
+        most = node.get("maxItems")
+        if isinstance(most, int) and not isinstance(most, bool) and most <= len(values):
+            values = values[: max(most, 0)]  # no item past the prefix: items says nothing
+        elif isinstance(rest, dict):
+            values.append(self.node(rest, f"{pointer}/items"))
+        elif rest is not False:
+            return None
+        if not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
+
+    def map_values(self, node: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+        """The type of every value of an object without properties, when its
+        ``patternProperties`` and ``additionalProperties`` say one for every key: the union of
+        their schemas' types (a superset: the predicates check which applies), else None."""
+        patterns = node.get("patternProperties")
+        patterns = patterns if isinstance(patterns, dict) else {}
+        extra = node.get("additionalProperties")
+        values = [
+            self.node(sub, f"{pointer}/patternProperties/{escape_pointer(source)}")
+            for source, sub in patterns.items()
+        ]
+        # A pattern found in every key ("" and ".*" match the empty string at its start).
+        covered = extra is False or any(source in ("", ".*") for source in patterns)
+        if isinstance(extra, dict):
+            values.append(self.node(extra, f"{pointer}/additionalProperties"))
+            covered = True
+        if not covered or not values or any(self.untyped(v) for v in values):
+            return None
+        return values[0] if len(values) == 1 else {"anyOf": values}
