@@ -83,14 +83,16 @@ def _format_schema(cls: Any, name: str, plain: type) -> core_schema.CoreSchema:
     )
 
 
-class JsonUUID(UUID):
-    """A UUID (format uuid, asserted) that keeps the text it was read from."""
+class _KeptText:
+    """A value of an asserted format read from a string, which it keeps and dumps back."""
 
-    __slots__ = ("text",)
+    __slots__ = ()
     text: str
+    format_name: str  # the format, and the Python type of its values (Python mode)
+    plain: type
 
     def __init__(self, text: str) -> None:
-        super().__init__(text)
+        super().__init__(text)  # type: ignore[call-arg]
         object.__setattr__(self, "text", text)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -98,55 +100,32 @@ class JsonUUID(UUID):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
-        return _format_schema(cls, "uuid", UUID)
+        return _format_schema(cls, cls.format_name, cls.plain)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
-        return {"type": "string", "format": "uuid"}
+        return {"type": "string", "format": cls.format_name}
 
 
-class JsonIPv4Address(IPv4Address):
+class JsonUUID(_KeptText, UUID):
+    """A UUID (format uuid, asserted) that keeps the text it was read from."""
+
+    __slots__ = ("text",)
+    format_name, plain = "uuid", UUID
+
+
+class JsonIPv4Address(_KeptText, IPv4Address):
     """An IPv4 address (format ipv4, asserted) that keeps the text it was read from."""
 
     __slots__ = ("text",)
-    text: str
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.text,))
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
-        return _format_schema(cls, "ipv4", IPv4Address)
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
-        return {"type": "string", "format": "ipv4"}
+    format_name, plain = "ipv4", IPv4Address
 
 
-class JsonIPv6Address(IPv6Address):
+class JsonIPv6Address(_KeptText, IPv6Address):
     """An IPv6 address (format ipv6, asserted) that keeps the text it was read from."""
 
     __slots__ = ("text",)
-    text: str
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.text,))
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
-        return _format_schema(cls, "ipv6", IPv6Address)
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> Any:
-        return {"type": "string", "format": "ipv6"}
+    format_name, plain = "ipv6", IPv6Address
 '''
 # What FORMAT_TYPES takes from the module it is written into, besides FORMATS.
 FORMAT_TYPE_IMPORTS = (
