@@ -191,6 +191,15 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             "properties": {
                 "error": {"$ref": "#/definitions/Exception"},
                 "missing": {"$ref": "#/definitions/KeyError"},
+                # An inline object the generator names after its property: Exception again.
+                "exception": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["code"],
+                        "properties": {"code": {"type": "integer"}},
+                    },
+                },
             },
             "definitions": {
                 "Exception": {
@@ -202,8 +211,10 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
                 },
                 "KeyError": {
                     "type": "object",
-                    "properties": {"key": {"type": "integer"}},
-                    "dependencies": {"key": ["where"]},
+                    # A property named as a runtime check the package has only when
+                    # formats are asserted: the module must not import it.
+                    "properties": {"key": {"type": "integer"}, "_format": {"type": "string"}},
+                    "dependencies": {"key": ["where"], "_format": ["key"]},
                 },
             },
         },
@@ -214,6 +225,12 @@ CASES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             {"missing": {"key": 1}},
             {"missing": {"where": "x"}},
             {"error": 7},
+            {"exception": [{"code": 1}, {"code": 2, "more": True}]},
+            {"exception": [{"code": "1"}]},
+            {"exception": [{}]},
+            {"missing": {"_format": "x", "key": 1, "where": 0}},
+            {"missing": {"_format": "x"}},
+            {"missing": {"_format": 1, "key": 1, "where": 0}},
         ],
     ),
     "notify.json": (
@@ -458,6 +475,11 @@ def test_a_class_named_as_a_python_builtin_is_numbered(generated: dict[str, Any]
     assert module.KeyError2.model_fields["key"].annotation is not None
     assert "Exception" not in vars(module)
     assert "KeyError" not in vars(module)
+    # The inline class the generator named Exception is numbered too.
+    [inline] = [
+        c for n, c in vars(module).items() if n.startswith("Exception") and n != "Exception2"
+    ]
+    assert inline.model_fields["code"].is_required()
 
 
 def test_the_model_names_the_rule_as_the_file_writes_it(generated: dict[str, Any]) -> None:

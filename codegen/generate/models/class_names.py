@@ -7,7 +7,9 @@ each name unique in its own way: one of those may take our name first, and ours 
 class comes from (``file.json#/pointer``), so :func:`rename_classes` gives each of our schemas
 its name afterwards, in the module that defines it and wherever another module names it
 (``from .m import X``, ``m.X``), and numbers any other class holding one of our names
-(``Notification2``). The edits are located through each module's syntax tree.
+(``Notification2``), as it numbers a class it named after a name the modules use (an inline
+object under ``exception`` is ``Exception2``, never Python's ``Exception``). The edits are
+located through each module's syntax tree.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping, Sequence
+
+from codegen.core.names import RESERVED
 
 __all__ = ["rename_classes"]
 
@@ -32,13 +36,19 @@ def rename_classes(
     ``made``: every class the generator made, as its metadata lists it: (module, dotted as
     ``sub.a_b``, ``""`` for a single module ``single``; class name; where it comes from)."""
     renames: dict[Key, dict[str, str]] = {}
+    every = {name for _, name, _ in made} | set(wanted.values())
     for module, name, source in made:
         ours = wanted.get(source)
         if ours is not None and ours != name:
             renames.setdefault(_key(module, single), {})[name] = ours
+        elif ours is None and name in RESERVED:  # its own name shadows a builtin (Exception)
+            number = 2
+            while f"{name}{number}" in every:
+                number += 1
+            renames.setdefault(_key(module, single), {})[name] = f"{name}{number}"
+            every.add(f"{name}{number}")
     if not renames:
         return dict(modules)
-    every = {name for _, name, _ in made} | set(wanted.values())
     for module, name, source in made:  # another class holding one of our names: numbered
         key = _key(module, single)
         targets = set(renames.get(key, {}).values())

@@ -236,13 +236,16 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     text = functions + "\n".join(
         line for c in classes for line in (*c.lines, *c.fallback, *c.whole)
     )
-    # Those of the views and signatures that a method uses, once written for its class.
-    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", text)} | set(_VIEWS)
+    # Those of the views and signatures that a method uses, once written for its class (read
+    # outside string literals: a property may be called "_format").
+    code = _STRINGS.sub('""', text)
+    used = {n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", code)} | set(_VIEWS)
     signatures = set(_SIGNATURES) if classes else set()
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
 _VIEWS = ("_json_view", "_parsed", "_view", "_whole")  # the JSON runtime's readers of an instance
+_STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")  # one-line literals
 
 
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
