@@ -9,8 +9,8 @@ the node accepts, and nothing is kept there (the predicates check the node in fu
   (or refuse objects): the union of their types; else its type in an ``allOf`` entry of the
   object, or in another entry of the ``allOf`` the object is an entry of
   (:meth:`branch_property`);
-* an object without properties whose branches each declare theirs: the union of their classes
-  (:meth:`branch_objects`).
+* an object without properties whose branches each declare theirs and require one: the union
+  of their classes (:meth:`branch_objects`).
 """
 
 from __future__ import annotations
