@@ -100,7 +100,8 @@ def oracles(workdir: Path) -> dict[str, Callable[[Any], bool]]:
     return found
 
 
-def _root(module: Any, title: object) -> Any:
+def root_model(module: Any, title: object) -> Any:
+    """A generated module's root model: ``Model``, the class named as the title, else the last."""
     if hasattr(module, "Model"):
         return module.Model
     named = re.sub(r"[^0-9A-Za-z]", "", str(title or ""))
@@ -137,7 +138,7 @@ def _plain_one(source: str, rel: str) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = _root(importlib.import_module("plain_model"), title)
+            model = root_model(importlib.import_module("plain_model"), title)
     except Exception as exc:
         detail = traceback.format_exception_only(exc)[-1].strip()
         print(json.dumps({"status": "crashed", "detail": f"import failed: {detail}"}))
@@ -299,7 +300,7 @@ def _plain_folder_one(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = _root(importlib.import_module(package), title)
+            model = root_model(importlib.import_module(package), title)
     except Exception as exc:
         detail = traceback.format_exception_only(exc)[-1].strip()
         return {"status": "crashed", "detail": f"import failed: {detail}"}

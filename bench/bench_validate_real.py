@@ -55,7 +55,6 @@ import datetime
 import functools
 import hashlib
 import importlib
-import inspect
 import io
 import json
 import os
@@ -85,6 +84,8 @@ from referencing.jsonschema import specification_with
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from bench_corpus import root_model  # noqa: E402  (bench/ is the script's folder)
 
 from codegen.cli import main as codegen_main  # noqa: E402  (the repository root is on the path only now)
 from codegen.core.config import load_config  # noqa: E402
@@ -369,19 +370,6 @@ def generate_all(
 # -- Validators --------------------------------------------------------------------------------
 
 
-def _root(module: Any, title: object) -> Any:
-    """dcg's root model, as bench/bench_corpus.py finds it."""
-    if hasattr(module, "Model"):
-        return module.Model
-    named = re.sub(r"[^0-9A-Za-z]", "", str(title or ""))
-    if named and hasattr(module, named):
-        return getattr(module, named)
-    classes = [
-        c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__
-    ]
-    return classes[-1]
-
-
 def _draft_name(document: Any) -> str:
     declared = str(document.get("$schema", "")) if isinstance(document, dict) else ""
     for marker, name in (("draft-04", "draft-04"), ("draft-06", "draft-06"),
@@ -474,7 +462,7 @@ def build_validators(
         return (
             getattr(module, generated["class"])
             if name == "ours"
-            else (_root(module, generated["title"]))
+            else (root_model(module, generated["title"]))
         )
 
     makers: dict[str, Callable[[], Callable[[str], bool]]] = {
