@@ -12,7 +12,7 @@ Three rooms, each a package that says what it owns, and the plan that uses them 
                        exact: the skeleton), checks/ (every other keyword, as compiled guard
                        clauses: predicates, validators), and the assembly of both into the
                        generator's modules and the package (modules, assemble, postprocess,
-                       deferred, package, _dmcg)
+                       class_order, deferred, package, _dmcg)
     consumers/         everything for readers that are not the Python package: the export,
                        the structured-output bundles, the npm package and its TypeScript
                        declarations, the Markdown catalog

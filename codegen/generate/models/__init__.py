@@ -8,7 +8,7 @@ The pipeline::
       -> checks.predicates (every other keyword, as guard clauses) -> checks.validators (one
          per class)
       -> assemble + postprocess (header and validators into the generator's modules, deferred
-         references for large graphs) -> package (the registry, each folder's ``__init__``,
+         references for large graphs, class_order: each class after those it names) -> package (the registry, each folder's ``__init__``,
          the JSON runtime and the package data)
 
 * :mod:`.types`: what the field types say (the skeleton, defaults, field edits);

@@ -19,8 +19,9 @@ from codegen.generate.contract import Contract
 from codegen.generate.files.header import header
 from codegen.generate.models._dmcg import HEADER_PLACEHOLDER
 from codegen.generate.models.checks.validators import ModuleChecks, module_checks
+from codegen.generate.models.class_order import rebuild_forward_references
 from codegen.generate.models.deferred import defer_references
-from codegen.generate.models.postprocess import edit_module, rebuild_forward_references
+from codegen.generate.models.postprocess import edit_module
 from codegen.generate.models.types.fields import use_missing, use_tuples
 from codegen.generate.models.types.skeleton import Skeleton
 

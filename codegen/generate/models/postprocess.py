@@ -28,7 +28,7 @@ from codegen.generate.models.checks.predicate_runtime import ANNEX_B
 from codegen.generate.models.checks.validators import ModuleChecks
 from codegen.generate.models.types.fields import TYPES_MODULE, add_imports, json_name
 
-__all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "is_enum", "rebuild_forward_references"]
+__all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "is_enum"]
 
 _CHECK_IMPORTS = (
     "from typing import Self",
@@ -139,39 +139,6 @@ def _rename(lines: list[str], node: ast.Name) -> None:
     raw = lines[node.lineno - 1].encode("utf-8")  # offsets count UTF-8 bytes
     start, end = node.col_offset, node.end_col_offset or node.col_offset
     lines[node.lineno - 1] = (raw[:start] + _RENAMES[node.id].encode() + raw[end:]).decode()
-
-
-def rebuild_forward_references(code: str, tree: ast.Module | None = None, tail: str = "") -> str:
-    """Complete each model that names a class defined after it in its module.
-
-    Pydantic completes such a model lazily, on first use, in its own module; a subclass in
-    another module created before that re-reads the inherited annotations in its own module,
-    where the later class is not imported, and is never complete. A ``model_rebuild()`` at the
-    end of the module completes the model before any other module can subclass it. ``tree``: a
-    syntax tree of the module whose classes and the names of their annotations are ``code``'s.
-    ``tail``: what follows the classes (the predicates), neither parsed nor edited.
-    """
-    if code.count("\nclass ") < 2:  # one class names no later one
-        return code + tail
-    tree = tree or ast.parse(code)
-    moved = hoist_enums(code, tree)
-    if moved is not code:
-        code, tree = moved, ast.parse(moved)
-    code += tail
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    order = {node.name: index for index, node in enumerate(classes)}
-    late = []
-    for index, node in enumerate(classes):
-        if is_enum(node):
-            continue
-        annotations = [s.annotation for s in node.body if isinstance(s, ast.AnnAssign)]
-        named = {n.id for a in annotations for n in ast.walk(a) if isinstance(n, ast.Name)}
-        if any(order.get(name, -1) > index for name in named):
-            late.append(node.name)
-    if not late:
-        return code
-    rebuilds = "\n".join(f"{name}.model_rebuild()" for name in late)
-    return f"{code.rstrip()}\n\n\n# Models that name a class defined after them.\n{rebuilds}\n"
 
 
 def hoist_enums(code: str, tree: ast.Module | None = None) -> str:
