@@ -8,8 +8,9 @@ The pipeline::
       -> checks.predicates (every other keyword, as guard clauses) -> checks.validators (one
          per class)
       -> assemble + postprocess (header and validators into the generator's modules, deferred
-         references for large graphs, class_order: each class after those it names) -> package (the registry, each folder's ``__init__``,
-         the JSON runtime and the package data)
+         references for large graphs, class_order: each class after those it names)
+      -> package (the registry, each folder's ``__init__``, the JSON runtime and the package
+         data)
 
 * :mod:`.types`: what the field types say (the skeleton, defaults, field edits);
 * :mod:`.checks`: what they cannot say (predicates and the validators that call them);
