@@ -246,7 +246,8 @@ def test_a_title_typescript_cannot_declare_gets_a_derived_name(
 
 
 # A property declared without a type beside branches that type it, a map of every key, an untitled
-# definition that contains itself through a property (an alias) and one that names itself.
+# definition that contains itself through a property (an alias) and one that names itself, values
+# a ``not`` of a type alone refuses.
 WIDER = {
     "type": "object",
     "properties": {
@@ -256,6 +257,10 @@ WIDER = {
         "byKey": {"type": "object", "patternProperties": {".*": {"type": "integer"}}},
         "tree": {"$ref": "#/$defs/tree"},
         "loop": {"$ref": "#/$defs/loop"},
+        "attributes": {"type": "object", "additionalProperties": {"not": {"type": "null"}}},
+        "label": {"type": ["string", "integer"], "not": {"type": "number", "title": "a title"}},
+        "someNumber": {"not": {"type": "integer"}},
+        "notAnEmail": {"not": {"type": "string", "format": "email"}},
     },
     "$defs": {
         "tree": {
@@ -287,8 +292,14 @@ WIDER_VALID = [
         "byKey": {"a": 1},
         "loop": 2,
         "tree": {"children": ["a", {"children": []}, {"other": 1}]},
+        "attributes": {"a": "x", "b": 1, "c": True, "d": [None], "e": {"f": None}},
+        "label": "x",
+        "someNumber": 1.5,
+        "notAnEmail": False,
     },
-    {"mode": "manual", "address": "x", "byKey": {}},
+    {"mode": "manual", "address": "x", "byKey": {}, "someNumber": None, "notAnEmail": None},
+    {"mode": "manual", "address": "x", "someNumber": [1], "notAnEmail": 1},
+    {"mode": "manual", "address": "x", "someNumber": {"a": 1}, "notAnEmail": {}},
     {"mode": "manual", "address": "y", "unknown": [1]},
 ]
 
@@ -302,3 +313,10 @@ def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> N
     assert "  tree?: string | {\n    children?: _tree[];\n" in text
     assert "\ntype _tree = string | {\n  children?: _tree[];\n" in text  # not exported
     assert "  loop?: unknown;\n" in text  # type _loop = number | _loop would be circular
+    # A ``not`` of a type alone refuses that type (a number: every integer too); with a format
+    # (which may be asserted) it refuses some values only.
+    values = "{ [key: string]: unknown } | unknown[] | string | number | boolean"
+    assert f"  attributes?: {{ [key: string]: {values} }};\n" in text
+    assert "  label?: string;\n" in text
+    assert f"  someNumber?: {values} | null;\n" in text
+    assert "  notAnEmail?: unknown;\n" in text

@@ -9,10 +9,11 @@ schema accepts, and is exact where TypeScript can say it:
 * a property not in ``required`` is optional (``?:``): it may be absent from the document,
   whether its Python field is ``MISSING`` then or takes its ``default`` (shown as
   ``@default``);
-* a ``type`` list is a union (``string | null``); without ``type``, the keywords of objects
-  (arrays) give their shape, in a union with the other JSON types; ``enum`` and ``const`` are
-  literal types (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
-  discriminated union: each branch has its own literal tag), ``allOf`` an intersection;
+* a ``type`` list is a union (``string | null``), less a ``not`` of a type alone; without
+  ``type``, the keywords of objects (arrays) give their shape, in a union with the other JSON
+  types; ``enum`` and ``const`` are literal types (those ``type`` allows); ``anyOf`` and
+  ``oneOf`` are unions (a tagged ``oneOf`` is a discriminated union: each branch has its own
+  literal tag), ``allOf`` an intersection;
   ``prefixItems`` is a tuple (elements past ``minItems`` optional, a rest unless ``items`` is
   false);
 * an object closed by ``additionalProperties: false`` declares its properties only (a literal
@@ -24,8 +25,8 @@ schema accepts, and is exact where TypeScript can say it:
   own (and those its rules name, as ``unknown``);
 * an untitled definition that contains itself is a type of the module (not exported) named
   after its key, where it names itself inside an object type only (else ``unknown`` there);
-* what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, ``not``, the
-  cross-field rules) is left to ``validate``: the type is wider there, never narrower.
+* what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, other ``not``s,
+  the cross-field rules) is left to ``validate``: the type is wider there, never narrower.
 """
 
 from __future__ import annotations
@@ -36,7 +37,13 @@ from typing import Any
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.consumers.ts_names import ClassNames
-from codegen.generate.consumers.ts_schema import evaluated_names, list_of, literal_types, types_of
+from codegen.generate.consumers.ts_schema import (
+    allowed_types,
+    evaluated_names,
+    list_of,
+    literal_types,
+    shapes,
+)
 from codegen.generate.consumers.ts_text import (
     NEVER,
     UNKNOWN,
@@ -149,17 +156,16 @@ class _Module:
         if isinstance(node.get("$dynamicRef"), str):  # any schema it may lead to
             targets = [self.tree.resolve(schema, node["$dynamicRef"]), *self.anchored()]
             parts.append(union(self.at(t, p, depth, stack) for t, p in targets))
-        kinds = types_of(node)
+        kinds = allowed_types(node)
         merged: set[int] = set()
         values = literal_types(node, kinds)
         if values is not None:
             typed = values
         elif kinds is not None:
             typed, merged = self.typed(schema, node, kinds, depth, stack)
-        elif _SHAPES & set(node):
+        elif said := shapes(node):
             # Without a type, an object's keywords say what its objects are; any other value
             # holds: the union of the object's shape (or the array's) and the other types.
-            said = [k for k in ("object", "array") if _SHAPES_OF[k] & set(node)]
             typed, merged = self.typed(schema, node, said, depth, stack)
             others = [k for k in ("string", "number", "boolean", "null") if k not in said]
             rest = [] if "array" in said else [array_of(UNKNOWN)]
@@ -287,7 +293,7 @@ class _Module:
         for key in ("anyOf", "oneOf"):
             found: list[TsType] = []
             for branch in list_of(node, key):
-                kinds = types_of(branch) if isinstance(branch, dict) else None
+                kinds = allowed_types(branch) if isinstance(branch, dict) else None
                 if branch is False or (kinds is not None and "object" not in kinds):
                     continue  # refuses every object
                 declared = branch.get("properties") if isinstance(branch, dict) else None
@@ -313,7 +319,7 @@ class _Module:
         """The properties of a base (and of its bases), or None when it is not a plain object."""
         target, pointer = self.tree.resolve(schema, entry["$ref"])
         node = resolve_pointer(target.data, pointer)
-        if not isinstance(node, dict) or types_of(node) != ["object"] or "$ref" in node:
+        if not isinstance(node, dict) or allowed_types(node) != ["object"] or "$ref" in node:
             return None
         fields: dict[str, Field] = {}
         for sub in list_of(node, "allOf"):
@@ -338,11 +344,3 @@ class _Module:
         if extra is not False and not {"", ".*"} & set(patterns):
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
-
-
-# The keywords that describe the objects (the arrays) of a schema without a type.
-_SHAPES_OF = {
-    "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
-    "array": frozenset({"items", "prefixItems"}),
-}
-_SHAPES = _SHAPES_OF["object"] | _SHAPES_OF["array"]
