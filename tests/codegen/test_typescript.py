@@ -261,6 +261,14 @@ WIDER = {
         "label": {"type": ["string", "integer"], "not": {"type": "number", "title": "a title"}},
         "someNumber": {"not": {"type": "integer"}},
         "notAnEmail": {"not": {"type": "string", "format": "email"}},
+        "secret": {
+            "type": "object",
+            "required": ["kind"],
+            "oneOf": [
+                {"properties": {"kind": {"const": "env"}, "value": {"type": "string"}}},
+                {"required": ["path"], "properties": {"kind": {"const": "file"}}},
+            ],
+        },
     },
     "$defs": {
         "tree": {
@@ -296,9 +304,16 @@ WIDER_VALID = [
         "label": "x",
         "someNumber": 1.5,
         "notAnEmail": False,
+        "secret": {"kind": "env", "value": "v"},
     },
     {"mode": "manual", "address": "x", "byKey": {}, "someNumber": None, "notAnEmail": None},
-    {"mode": "manual", "address": "x", "someNumber": [1], "notAnEmail": 1},
+    {
+        "mode": "manual",
+        "address": "x",
+        "someNumber": [1],
+        "notAnEmail": 1,
+        "secret": {"kind": "file", "path": 1},
+    },
     {"mode": "manual", "address": "x", "someNumber": {"a": 1}, "notAnEmail": {}},
     {"mode": "manual", "address": "y", "unknown": [1]},
 ]
@@ -320,3 +335,6 @@ def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> N
     assert "  label?: string;\n" in text
     assert f"  someNumber?: {values} | null;\n" in text
     assert "  notAnEmail?: unknown;\n" in text
+    # Required but declared by no property: as the branches type it (path: by none, any value).
+    assert '    kind: "env" | "file";\n' in text
+    assert "    path: unknown;\n" in text

@@ -19,8 +19,9 @@ schema accepts, and is exact where TypeScript can say it:
 * an object closed by ``additionalProperties: false`` declares its properties only (a literal
   with another key does not compile); an open one, or one with ``patternProperties``, has an
   index signature (of the pattern's values only, where a pattern ``""`` or ``.*`` takes every
-  key); a property declared without a type takes its type from the ``anyOf`` or ``oneOf``
-  branches (the union, when every branch that takes objects types it) or an ``allOf`` entry;
+  key); a property declared without a type, or required only, takes its type from the
+  ``anyOf`` or ``oneOf`` branches (the union, when every branch that takes objects types it)
+  or an ``allOf`` entry;
   a subclass closed by ``unevaluatedProperties: false`` lists its bases' properties beside its
   own (and those its rules name, as ``unknown``);
 * an untitled definition that contains itself is a type of the module (not exported) named
@@ -279,14 +280,16 @@ class _Module:
             if kind == UNKNOWN:  # its type, when the branches or an allOf entry say one
                 kind = self.branch_property(schema, node, name, depth, stack)
             fields[name] = Field(kind, name in required, sub)
-        for name in required:  # required, declared by no property: any value
-            fields.setdefault(name, Field(UNKNOWN, True, None))
+        for name in required:  # required, declared by no property: as the branches type it
+            if name not in fields:
+                kind = self.branch_property(schema, node, name, depth, stack)
+                fields[name] = Field(kind, True, None)
         return fields
 
     def branch_property(
         self, schema: SchemaFile, node: dict[str, Any], name: str, depth: int, stack: _Stack
     ) -> TsType:
-        """The type of a property ``node`` declares without one: the union of its types in the
+        """The type of a property ``node`` declares without one (or requires only): the union of its types in the
         ``anyOf`` or ``oneOf`` branches (when every branch that takes objects declares it with
         one: the document's object holds one of them), else its type in an ``allOf`` entry
         (which holds too), else ``unknown``."""
