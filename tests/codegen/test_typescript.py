@@ -261,6 +261,12 @@ WIDER = {
         "label": {"type": ["string", "integer"], "not": {"type": "number", "title": "a title"}},
         "someNumber": {"not": {"type": "integer"}},
         "notAnEmail": {"not": {"type": "string", "format": "email"}},
+        "level": {
+            "allOf": [
+                {"$ref": "#/$defs/base"},
+                {"properties": {"count": {}, "flag": {"type": "boolean"}}, "required": ["name"]},
+            ]
+        },
         "secret": {
             "type": "object",
             "required": ["kind"],
@@ -271,6 +277,7 @@ WIDER = {
         },
     },
     "$defs": {
+        "base": {"type": "object", "properties": {"count": {"type": "integer"}, "name": {}}},
         "tree": {
             "oneOf": [
                 {"type": "string"},
@@ -305,6 +312,7 @@ WIDER_VALID = [
         "someNumber": 1.5,
         "notAnEmail": False,
         "secret": {"kind": "env", "value": "v"},
+        "level": {"count": 1, "flag": True, "name": None},
     },
     {"mode": "manual", "address": "x", "byKey": {}, "someNumber": None, "notAnEmail": None},
     {
@@ -338,3 +346,5 @@ def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> N
     # Required but declared by no property: as the branches type it (path: by none, any value).
     assert '    kind: "env" | "file";\n' in text
     assert "    path: unknown;\n" in text
+    # Untyped in an allOf entry: as another entry of the same allOf types it (name: none does).
+    assert "    count?: number;\n    flag?: boolean;\n    name: unknown;\n" in text
