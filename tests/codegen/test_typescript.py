@@ -267,6 +267,7 @@ WIDER = {
                 {"properties": {"count": {}, "flag": {"type": "boolean"}}, "required": ["name"]},
             ]
         },
+        "entryAlone": {"$ref": "#/properties/level/allOf/1"},
         "secret": {
             "type": "object",
             "required": ["kind"],
@@ -313,6 +314,7 @@ WIDER_VALID = [
         "notAnEmail": False,
         "secret": {"kind": "env", "value": "v"},
         "level": {"count": 1, "flag": True, "name": None},
+        "entryAlone": {"count": "any value: the base does not apply", "name": 2},
     },
     {"mode": "manual", "address": "x", "byKey": {}, "someNumber": None, "notAnEmail": None},
     {
@@ -348,3 +350,5 @@ def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> N
     assert "    path: unknown;\n" in text
     # Untyped in an allOf entry: as another entry of the same allOf types it (name: none does).
     assert "    count?: number;\n    flag?: boolean;\n    name: unknown;\n" in text
+    # A reference to that entry alone applies it alone: its count is any value.
+    assert "    count?: unknown;\n    flag?: boolean;\n    name: unknown;\n" in text

@@ -25,11 +25,24 @@ class FieldTypes:
     """The property types of object nodes; :meth:`of` (the type of any node) is the module's."""
 
     tree: SchemaTree
-    # An allOf entry (by id) -> the file it is written in and every entry of that allOf.
+    # The allOf entry being declared (by id) -> its file and every entry of its allOf.
     beside: dict[int, tuple[SchemaFile, list[Any]]]
 
     def of(self, schema: SchemaFile, node: Any, depth: int, stack: Stack) -> TsType:
         raise NotImplementedError
+
+    def entry(
+        self, schema: SchemaFile, entries: list[Any], index: int, depth: int, stack: Stack
+    ) -> TsType:
+        """The type of ``allOf`` entry ``index``, where a property it leaves untyped takes its
+        type from the other entries: there only (a reference to the entry alone applies it
+        alone)."""
+        entry = entries[index]
+        self.beside[id(entry)] = (schema, entries)
+        try:
+            return self.of(schema, entry, depth, stack)
+        finally:
+            self.beside.pop(id(entry), None)
 
     def own_fields(
         self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: Stack

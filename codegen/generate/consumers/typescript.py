@@ -152,9 +152,6 @@ class _Module(FieldTypes):
         if not isinstance(node, dict):
             return UNKNOWN
         parts: list[TsType] = []
-        entries = list_of(node, "allOf")
-        for entry in entries:  # an entry may leave a property to the others to type
-            self.beside[id(entry)] = (schema, entries)
         if isinstance(node.get("$ref"), str):
             parts.append(self.ref(schema, node["$ref"], depth, stack))
         if isinstance(node.get("$dynamicRef"), str):  # any schema it may lead to
@@ -177,8 +174,11 @@ class _Module(FieldTypes):
             typed = union([typed, *(TsType(k) for k in others), *rest])
         else:
             typed = UNKNOWN
+        entries = list_of(node, "allOf")
         parts += [
-            self.of(schema, e, depth, stack) for i, e in enumerate(entries) if i not in merged
+            self.entry(schema, entries, i, depth, stack)
+            for i in range(len(entries))
+            if i not in merged
         ]
         parts.append(typed)
         for key in ("anyOf", "oneOf"):
