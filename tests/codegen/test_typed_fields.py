@@ -46,6 +46,9 @@ SCHEMA = {
         },
         "loose": {"$ref": "#/$defs/Loose"},
         "short": {"$ref": "#/$defs/Short"},
+        # count is typed by the other entry, where the entry is one of the allOf only.
+        "level": {"allOf": [{"$ref": "#/$defs/Point"}, {"properties": {"n": {}, "f": {}}}]},
+        "alone": {"$ref": "#/properties/level/allOf/1"},
     },
     "$defs": {
         "Point": {"type": "object", "properties": {"n": {"type": "number"}}},
@@ -76,6 +79,7 @@ DOCUMENTS: list[Any] = [
     {"pair": ["s", "t"]}, {"loose": {"k": "v"}}, {"loose": {}}, {"loose": "anything"},
     {"loose": [1]}, {"loose": 1.5}, {"loose": None}, {"short": "ab"}, {"short": "abc"},
     {"short": {"k": "v"}}, {"short": {"k": 1}}, {"short": True},
+    {"level": {"n": 1}}, {"level": {"n": "1"}}, {"alone": {"n": "1"}}, {"alone": {"n": 1}},
 ]  # fmt: skip
 
 
@@ -103,6 +107,7 @@ def test_each_field_has_its_most_specific_type_and_decides_as_the_schema(tmp_pat
     fields = _fields(module_path, "Typed")
     assert {k: fields[k] for k in EXPECTED} == EXPECTED
     assert _fields(module_path, "Loose") == {"k": "StrictStr"}
+    assert _fields(module_path, "Alone")["n"] == "Any | MISSING"  # the entry alone
     package = module_path.parent.name
     sys.path.insert(0, str(module_path.parent.parent))
     try:

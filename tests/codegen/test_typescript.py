@@ -246,7 +246,8 @@ def test_a_title_typescript_cannot_declare_gets_a_derived_name(
 
 
 # A property declared without a type beside branches that type it, a map of every key, an untitled
-# definition that contains itself through a property (an alias) and one that names itself.
+# definition that contains itself through a property (an alias) and one that names itself, values
+# a ``not`` of a type alone refuses.
 WIDER = {
     "type": "object",
     "properties": {
@@ -256,8 +257,28 @@ WIDER = {
         "byKey": {"type": "object", "patternProperties": {".*": {"type": "integer"}}},
         "tree": {"$ref": "#/$defs/tree"},
         "loop": {"$ref": "#/$defs/loop"},
+        "attributes": {"type": "object", "additionalProperties": {"not": {"type": "null"}}},
+        "label": {"type": ["string", "integer"], "not": {"type": "number", "title": "a title"}},
+        "someNumber": {"not": {"type": "integer"}},
+        "notAnEmail": {"not": {"type": "string", "format": "email"}},
+        "level": {
+            "allOf": [
+                {"$ref": "#/$defs/base"},
+                {"properties": {"count": {}, "flag": {"type": "boolean"}}, "required": ["name"]},
+            ]
+        },
+        "entryAlone": {"$ref": "#/properties/level/allOf/1"},
+        "secret": {
+            "type": "object",
+            "required": ["kind"],
+            "oneOf": [
+                {"properties": {"kind": {"const": "env"}, "value": {"type": "string"}}},
+                {"required": ["path"], "properties": {"kind": {"const": "file"}}},
+            ],
+        },
     },
     "$defs": {
+        "base": {"type": "object", "properties": {"count": {"type": "integer"}, "name": {}}},
         "tree": {
             "oneOf": [
                 {"type": "string"},
@@ -287,8 +308,23 @@ WIDER_VALID = [
         "byKey": {"a": 1},
         "loop": 2,
         "tree": {"children": ["a", {"children": []}, {"other": 1}]},
+        "attributes": {"a": "x", "b": 1, "c": True, "d": [None], "e": {"f": None}},
+        "label": "x",
+        "someNumber": 1.5,
+        "notAnEmail": False,
+        "secret": {"kind": "env", "value": "v"},
+        "level": {"count": 1, "flag": True, "name": None},
+        "entryAlone": {"count": "any value: the base does not apply", "name": 2},
     },
-    {"mode": "manual", "address": "x", "byKey": {}},
+    {"mode": "manual", "address": "x", "byKey": {}, "someNumber": None, "notAnEmail": None},
+    {
+        "mode": "manual",
+        "address": "x",
+        "someNumber": [1],
+        "notAnEmail": 1,
+        "secret": {"kind": "file", "path": 1},
+    },
+    {"mode": "manual", "address": "x", "someNumber": {"a": 1}, "notAnEmail": {}},
     {"mode": "manual", "address": "y", "unknown": [1]},
 ]
 
@@ -302,3 +338,17 @@ def test_a_property_without_a_type_takes_the_branches_types(tmp_path: Path) -> N
     assert "  tree?: string | {\n    children?: _tree[];\n" in text
     assert "\ntype _tree = string | {\n  children?: _tree[];\n" in text  # not exported
     assert "  loop?: unknown;\n" in text  # type _loop = number | _loop would be circular
+    # A ``not`` of a type alone refuses that type (a number: every integer too); with a format
+    # (which may be asserted) it refuses some values only.
+    values = "{ [key: string]: unknown } | unknown[] | string | number | boolean"
+    assert f"  attributes?: {{ [key: string]: {values} }};\n" in text
+    assert "  label?: string;\n" in text
+    assert f"  someNumber?: {values} | null;\n" in text
+    assert "  notAnEmail?: unknown;\n" in text
+    # Required but declared by no property: as the branches type it (path: by none, any value).
+    assert '    kind: "env" | "file";\n' in text
+    assert "    path: unknown;\n" in text
+    # Untyped in an allOf entry: as another entry of the same allOf types it (name: none does).
+    assert "    count?: number;\n    flag?: boolean;\n    name: unknown;\n" in text
+    # A reference to that entry alone applies it alone: its count is any value.
+    assert "    count?: unknown;\n    flag?: boolean;\n    name: unknown;\n" in text

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codegen.core.drafts import ANNOTATIONS
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
 from codegen.generate.consumers.ts_text import TsType, literal, union
 
-__all__ = ["evaluated_names", "list_of", "literal_types", "types_of"]
+__all__ = ["allowed_types", "evaluated_names", "list_of", "literal_types", "shapes", "types_of"]
 
 
 def list_of(node: Mapping[str, Any], key: str) -> list[Any]:
@@ -30,6 +31,44 @@ def types_of(node: Mapping[str, Any]) -> list[str] | None:
     if isinstance(kinds, list) and all(isinstance(k, str) for k in kinds):
         return list(dict.fromkeys(kinds))
     return None
+
+
+# The keywords that describe the objects (the arrays) of a schema without a type.
+_SHAPES_OF = {
+    "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
+    "array": frozenset({"items", "prefixItems"}),
+}
+
+
+def shapes(node: Mapping[str, Any]) -> list[str]:
+    """``"object"`` and ``"array"``, each when ``node`` has a keyword of its values' shape."""
+    return [kind for kind, keywords in _SHAPES_OF.items() if keywords & set(node)]
+
+
+# The JSON types, as a schema without ``type`` allows them all.
+_ALL_TYPES = ("object", "array", "string", "number", "boolean", "null")
+# What a ``not`` may say beside ``type`` and still refuse every value of that type (a format
+# may be asserted: ``{"not": {"type": "string", "format": "email"}}`` refuses some strings only).
+_SAYS_NOTHING = ANNOTATIONS - {"format"}
+
+
+def allowed_types(node: Mapping[str, Any]) -> list[str] | None:
+    """The JSON types ``node`` allows: its ``type`` (None without one), less those a ``not``
+    of a type alone refuses (``{"not": {"type": "null"}}``: every type but null)."""
+    kinds = types_of(node)
+    refuse = node.get("not")
+    if (
+        not isinstance(refuse, dict)
+        or "type" not in refuse
+        or set(refuse) - _SAYS_NOTHING - {"type"}
+    ):
+        return kinds
+    refused = set(types_of(refuse) or ())
+    if not refused:
+        return kinds
+    if "number" in refused:  # every integer is a number
+        refused.add("integer")
+    return [k for k in (_ALL_TYPES if kinds is None else kinds) if k not in refused]
 
 
 def _json_type(value: Any) -> set[str]:

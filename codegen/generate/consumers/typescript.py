@@ -9,23 +9,25 @@ schema accepts, and is exact where TypeScript can say it:
 * a property not in ``required`` is optional (``?:``): it may be absent from the document,
   whether its Python field is ``MISSING`` then or takes its ``default`` (shown as
   ``@default``);
-* a ``type`` list is a union (``string | null``); without ``type``, the keywords of objects
-  (arrays) give their shape, in a union with the other JSON types; ``enum`` and ``const`` are
-  literal types (those ``type`` allows); ``anyOf`` and ``oneOf`` are unions (a tagged ``oneOf`` is a
-  discriminated union: each branch has its own literal tag), ``allOf`` an intersection;
+* a ``type`` list is a union (``string | null``), less a ``not`` of a type alone; without
+  ``type``, the keywords of objects (arrays) give their shape, in a union with the other JSON
+  types; ``enum`` and ``const`` are literal types (those ``type`` allows); ``anyOf`` and
+  ``oneOf`` are unions (a tagged ``oneOf`` is a discriminated union: each branch has its own
+  literal tag), ``allOf`` an intersection;
   ``prefixItems`` is a tuple (elements past ``minItems`` optional, a rest unless ``items`` is
   false);
 * an object closed by ``additionalProperties: false`` declares its properties only (a literal
   with another key does not compile); an open one, or one with ``patternProperties``, has an
   index signature (of the pattern's values only, where a pattern ``""`` or ``.*`` takes every
-  key); a property declared without a type takes its type from the ``anyOf`` or ``oneOf``
-  branches (the union, when every branch that takes objects types it) or an ``allOf`` entry;
+  key); a property declared without a type, or required only, takes its type from the
+  ``anyOf`` or ``oneOf`` branches (the union, when every branch that takes objects types it),
+  an ``allOf`` entry or another entry of the ``allOf`` it is one of (:mod:`.ts_fields`);
   a subclass closed by ``unevaluatedProperties: false`` lists its bases' properties beside its
   own (and those its rules name, as ``unknown``);
 * an untitled definition that contains itself is a type of the module (not exported) named
   after its key, where it names itself inside an object type only (else ``unknown`` there);
-* what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, ``not``, the
-  cross-field rules) is left to ``validate``: the type is wider there, never narrower.
+* what TypeScript cannot say (bounds, lengths, ``pattern``, ``multipleOf``, other ``not``s,
+  the cross-field rules) is left to ``validate``: the type is wider there, never narrower.
 """
 
 from __future__ import annotations
@@ -35,8 +37,15 @@ from typing import Any
 
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.consumers.ts_fields import FieldTypes, Stack
 from codegen.generate.consumers.ts_names import ClassNames
-from codegen.generate.consumers.ts_schema import evaluated_names, list_of, literal_types, types_of
+from codegen.generate.consumers.ts_schema import (
+    allowed_types,
+    evaluated_names,
+    list_of,
+    literal_types,
+    shapes,
+)
 from codegen.generate.consumers.ts_text import (
     NEVER,
     UNKNOWN,
@@ -55,8 +64,6 @@ from codegen.generate.rules import is_base
 
 __all__ = ["declaration_module"]
 
-_Stack = frozenset[tuple[str, str]]
-
 
 def declaration_module(
     tree: SchemaTree, names: ClassNames, schema: SchemaFile, header: str
@@ -74,7 +81,7 @@ def declaration_module(
     return "\n".join([header, *imports, *body]) + "\n", tuple(exported)
 
 
-class _Module:
+class _Module(FieldTypes):
     """The types of one schema file, and the classes of other files they name."""
 
     def __init__(
@@ -88,6 +95,7 @@ class _Module:
         self.names = names
         self.schema = schema
         self.imports: dict[str, SchemaFile] = {}
+        self.beside: dict[int, tuple[SchemaFile, list[Any]]] = {}
         # An untitled definition that contains itself: a type of this module (not exported),
         # by key; refused: those that would name themselves outside an object type.
         self.aliases: dict[tuple[str, str], str] = {}
@@ -137,7 +145,7 @@ class _Module:
             self.aliases[key] = name
         return name
 
-    def of(self, schema: SchemaFile, node: Any, depth: int, stack: _Stack) -> TsType:
+    def of(self, schema: SchemaFile, node: Any, depth: int, stack: Stack) -> TsType:
         """The type of ``node`` (written in ``schema``), indented for ``depth``."""
         if node is False:
             return NEVER
@@ -149,17 +157,16 @@ class _Module:
         if isinstance(node.get("$dynamicRef"), str):  # any schema it may lead to
             targets = [self.tree.resolve(schema, node["$dynamicRef"]), *self.anchored()]
             parts.append(union(self.at(t, p, depth, stack) for t, p in targets))
-        kinds = types_of(node)
+        kinds = allowed_types(node)
         merged: set[int] = set()
         values = literal_types(node, kinds)
         if values is not None:
             typed = values
         elif kinds is not None:
             typed, merged = self.typed(schema, node, kinds, depth, stack)
-        elif _SHAPES & set(node):
+        elif said := shapes(node):
             # Without a type, an object's keywords say what its objects are; any other value
             # holds: the union of the object's shape (or the array's) and the other types.
-            said = [k for k in ("object", "array") if _SHAPES_OF[k] & set(node)]
             typed, merged = self.typed(schema, node, said, depth, stack)
             others = [k for k in ("string", "number", "boolean", "null") if k not in said]
             rest = [] if "array" in said else [array_of(UNKNOWN)]
@@ -169,7 +176,9 @@ class _Module:
             typed = UNKNOWN
         entries = list_of(node, "allOf")
         parts += [
-            self.of(schema, e, depth, stack) for i, e in enumerate(entries) if i not in merged
+            self.entry(schema, entries, i, depth, stack)
+            for i in range(len(entries))
+            if i not in merged
         ]
         parts.append(typed)
         for key in ("anyOf", "oneOf"):
@@ -177,7 +186,7 @@ class _Module:
                 parts.append(union(self.of(schema, b, depth, stack) for b in node[key]))
         return intersection(parts)
 
-    def ref(self, schema: SchemaFile, ref: str, depth: int, stack: _Stack) -> TsType:
+    def ref(self, schema: SchemaFile, ref: str, depth: int, stack: Stack) -> TsType:
         target, pointer = self.tree.resolve(schema, ref)
         return self.at(target, pointer, depth, stack)
 
@@ -192,7 +201,7 @@ class _Module:
             if name in wanted
         ]
 
-    def at(self, target: SchemaFile, pointer: str, depth: int, stack: _Stack) -> TsType:
+    def at(self, target: SchemaFile, pointer: str, depth: int, stack: Stack) -> TsType:
         """The type of the schema at ``pointer`` of ``target``: its class, or it inline."""
         key = (target.rel.as_posix(), pointer)
         name = self.names.get(key)
@@ -205,7 +214,7 @@ class _Module:
         return self.of(target, resolve_pointer(target.data, pointer), depth, stack | {key})
 
     def typed(
-        self, schema: SchemaFile, node: dict[str, Any], kinds: list[str], depth: int, stack: _Stack
+        self, schema: SchemaFile, node: dict[str, Any], kinds: list[str], depth: int, stack: Stack
     ) -> tuple[TsType, set[int]]:
         members: list[TsType] = []
         merged: set[int] = set()
@@ -221,7 +230,7 @@ class _Module:
                 members.append(shape)
         return union(members), merged
 
-    def array(self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack) -> TsType:
+    def array(self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: Stack) -> TsType:
         prefix = node.get("prefixItems")
         items = node.get("items", True)
         if not isinstance(prefix, list):
@@ -237,7 +246,7 @@ class _Module:
         return TsType(f"[{', '.join(elements)}]")
 
     def object(
-        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
+        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: Stack
     ) -> tuple[TsType, set[int]]:
         fields: dict[str, Field] = {}
         merged: set[int] = set()
@@ -261,72 +270,8 @@ class _Module:
             others = UNKNOWN  # every declared property must fit the index signature
         return render_object(fields, others, depth), merged
 
-    def own_fields(
-        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
-    ) -> dict[str, Field]:
-        properties = node.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
-        required = list_of(node, "required")
-        fields = {}
-        for name, sub in properties.items():
-            kind = self.of(schema, sub, depth + 1, stack)
-            if kind == UNKNOWN:  # its type, when the branches or an allOf entry say one
-                kind = self.branch_property(schema, node, name, depth, stack)
-            fields[name] = Field(kind, name in required, sub)
-        for name in required:  # required, declared by no property: any value
-            fields.setdefault(name, Field(UNKNOWN, True, None))
-        return fields
-
-    def branch_property(
-        self, schema: SchemaFile, node: dict[str, Any], name: str, depth: int, stack: _Stack
-    ) -> TsType:
-        """The type of a property ``node`` declares without one: the union of its types in the
-        ``anyOf`` or ``oneOf`` branches (when every branch that takes objects declares it with
-        one: the document's object holds one of them), else its type in an ``allOf`` entry
-        (which holds too), else ``unknown``."""
-        for key in ("anyOf", "oneOf"):
-            found: list[TsType] = []
-            for branch in list_of(node, key):
-                kinds = types_of(branch) if isinstance(branch, dict) else None
-                if branch is False or (kinds is not None and "object" not in kinds):
-                    continue  # refuses every object
-                declared = branch.get("properties") if isinstance(branch, dict) else None
-                sub = declared.get(name) if isinstance(declared, dict) else None
-                kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
-                if kind == UNKNOWN:
-                    break
-                found.append(kind)
-            else:
-                if found:
-                    return union(found)
-        for entry in list_of(node, "allOf"):
-            declared = entry.get("properties") if isinstance(entry, dict) else None
-            sub = declared.get(name) if isinstance(declared, dict) else None
-            kind = UNKNOWN if sub is None else self.of(schema, sub, depth + 1, stack)
-            if kind != UNKNOWN:
-                return kind
-        return UNKNOWN
-
-    def base_fields(
-        self, schema: SchemaFile, entry: dict[str, Any], depth: int, stack: _Stack
-    ) -> dict[str, Field] | None:
-        """The properties of a base (and of its bases), or None when it is not a plain object."""
-        target, pointer = self.tree.resolve(schema, entry["$ref"])
-        node = resolve_pointer(target.data, pointer)
-        if not isinstance(node, dict) or types_of(node) != ["object"] or "$ref" in node:
-            return None
-        fields: dict[str, Field] = {}
-        for sub in list_of(node, "allOf"):
-            if is_base(sub):
-                base = self.base_fields(target, sub, depth, stack)
-                if base is None:
-                    return None
-                merge_fields(fields, base)
-        merge_fields(fields, self.own_fields(target, node, depth, stack))
-        return fields
-
     def index_signature(
-        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: _Stack
+        self, schema: SchemaFile, node: dict[str, Any], depth: int, stack: Stack
     ) -> TsType | None:
         """What keys other than the declared ones may hold; None when there are none."""
         extra = node.get("additionalProperties", True)
@@ -338,11 +283,3 @@ class _Module:
         if extra is not False and not {"", ".*"} & set(patterns):
             values.append(self.of(schema, extra, depth + 1, stack))
         return union(values) if values else None
-
-
-# The keywords that describe the objects (the arrays) of a schema without a type.
-_SHAPES_OF = {
-    "object": frozenset({"properties", "patternProperties", "additionalProperties"}),
-    "array": frozenset({"items", "prefixItems"}),
-}
-_SHAPES = _SHAPES_OF["object"] | _SHAPES_OF["array"]

@@ -61,10 +61,14 @@ class WiderShapes(Shapes):
         found = self.copies.get(pointer)
         if found is None:
             self.inlining.add(pointer)
+            # An allOf entry referenced alone applies alone: no property from the other entries.
+            aside = self.beside.pop(pointer, None)
             try:
                 stripped = self.node(resolve_pointer(target.data, pointer), pointer)
             finally:
                 self.inlining.discard(pointer)
+                if aside is not None:
+                    self.beside[pointer] = aside
             found = {k: v for k, v in stripped.items() if k not in (*ANNOTATIONS, "$defs")}
             self.copies[pointer] = found
         return copy.deepcopy(found)  # the caller marks its optional properties
