@@ -138,6 +138,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             },
         },
     },
+    # The whole object, a field holding a member of a string enumeration: read as its value.
+    "kinds.json": {
+        "title": "Kinds",
+        "type": "object",
+        "properties": {"kind": {"enum": ["a", "b"], "type": "string"}, "n": {"type": "integer"}},
+        "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+        "then": {"required": ["z"], "properties": {"z": {"enum": ["a", 1]}}},
+    },
     "nested.json": {
         "title": "Nested",
         "type": "object",
@@ -184,6 +192,7 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     assert "x = self.root" in source("names")
     assert "x = _view(self, (), (), names=True)" in source("names")
     assert '@model_validator(mode="wrap")' not in source("names")
+    assert "x = _whole(self, True)" in source("kinds")
     # Fields whose types keep the JSON value as parsed (an array of strings, anything): read
     # as the instance holds them, in JSON mode, but in an instance of a subclass.
     assert "parsed = type(self) is Raw and _parsed(info)" in source("raw")
@@ -196,7 +205,7 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     # An array of classes: the value as given.
     assert '@model_validator(mode="wrap")' in source("nested")
     assert "x = value if _parsed(info) else _json_view(model)" in source("nested")
-    for title in ("Viewed", "Whole", "Nested", "Raw", "Names"):
+    for title in ("Viewed", "Whole", "Nested", "Raw", "Names", "Kinds"):
         schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
         documents = draw(from_schema(schema), 40)
         if title == "Nested":  # two wholes, in place or in an array
@@ -211,7 +220,9 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
                       "a"]}, {"tags": ["a", "b"], "kind": "c"}, {"kind": "c", "data": [{"k": 1}]},
                       {"data": [{"k": 1.5}, 2]}, {"data": {"k": 1}}, {"map": {"ab": {"n": 1}},
                       "kind": "k"}, {"map": {"Ab": {"n": 1}}, "kind": "k"}, {"map": {}},
-                      {"map": {"a": {"n": 1.5}}, "k": 1}, {"kind": "a", "other": 2}]  # fmt: skip
+                      {"map": {"a": {"n": 1.5}}, "k": 1}, {"kind": "a", "other": 2},
+                      {"kind": "a", "z": "a"}, {"kind": "a", "z": 1.0}, {"kind": "a", "z": "b"},
+                      {"kind": "b", "z": "b"}, {"kind": "a", "n": 1}]  # fmt: skip
         documents += list(json_values())
         generated.judge_all(title, documents)
         adapter = pydantic.TypeAdapter(getattr(generated.module, title))
