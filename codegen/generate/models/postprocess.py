@@ -92,9 +92,7 @@ def edit_module(
         if is_enum(node):
             # an Enum would ignore the validator: the skeleton must never make one here
             raise CodegenError(f"generated class {check.class_name} is an Enum", where)
-        chosen = check.lines_for(
-            node, frozenset((tuples or {}).get(check.class_name, {})), _string_enums(classes)
-        )
+        chosen = check.lines_for(node, frozenset((tuples or {}).get(check.class_name, {})))
         written += chosen
         method = ["", *("    " + line if line else "" for line in chosen)]
         edits.append(
@@ -127,15 +125,6 @@ def edit_module(
     if imports:
         add_imports(lines, imports)
     return "\n".join(lines), tail
-
-
-def _string_enums(classes: Mapping[str, ast.ClassDef]) -> frozenset[str]:
-    """The string enumerations among a module's classes (a member's value is a JSON string)."""
-    return frozenset(
-        name
-        for name, node in classes.items()
-        if any(isinstance(b, ast.Name) and b.id == "StrEnum" for b in node.bases)
-    )
 
 
 def _signature_imports(signatures: list[str], text: str) -> list[str]:

@@ -10,7 +10,7 @@ import ast
 
 from codegen.generate.models.types.fields import json_name
 
-__all__ = ["dict_root", "holds_json", "holds_members", "holds_names", "inline_view", "keeps_json"]
+__all__ = ["dict_root", "holds_json", "holds_names", "inline_view", "keeps_json"]
 
 
 # The annotations whose value, in JSON mode, is the JSON value as parsed (a JsonInt's 1.0 the
@@ -50,11 +50,10 @@ _JSON_NAMES = frozenset(
 )
 
 
-def holds_json(node: ast.ClassDef, enums: frozenset[str] = frozenset()) -> bool:
+def holds_json(node: ast.ClassDef) -> bool:
     """Whether an instance of the generated class ``node``, validated in JSON mode, holds the
     whole JSON value it was given, as parsed: a ``RootModel`` whose root :func:`keeps_json`,
-    or a ``BaseModel`` whose every field does (or holds a member of one of the string
-    enumerations ``enums``: its value) and that keeps (``extra="allow"``) or refuses
+    or a ``BaseModel`` whose every field does and that keeps (``extra="allow"``) or refuses
     (``"forbid"``) the properties it does not declare (the runtime's ``_whole``)."""
     if len(node.bases) != 1:
         return False
@@ -62,30 +61,7 @@ def holds_json(node: ast.ClassDef, enums: frozenset[str] = frozenset()) -> bool:
     statements = [s for s in node.body if isinstance(s, ast.AnnAssign)]
     if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name):
         return base.value.id == "RootModel" and all(keeps_json(s.annotation) for s in statements)
-    return holds_names(node) and all(_kept(s.annotation, enums) for s in statements)
-
-
-def holds_members(node: ast.ClassDef, enums: frozenset[str]) -> bool:
-    """Whether a field of the class ``node`` may hold a member of one of ``enums``."""
-    names = {n.id for s in node.body if isinstance(s, ast.AnnAssign) for n in ast.walk(s)
-             if isinstance(n, ast.Name)}  # fmt: skip
-    return bool(names & enums)
-
-
-def _kept(annotation: ast.expr, enums: frozenset[str]) -> bool:
-    """:func:`keeps_json`, or a member of one of ``enums`` (a field's own value only)."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _kept(annotation.left, enums) and _kept(annotation.right, enums)
-    if isinstance(annotation, ast.Name) and annotation.id in enums:
-        return True
-    if (
-        isinstance(annotation, ast.Subscript)
-        and isinstance(annotation.value, ast.Name)
-        and annotation.value.id == "Annotated"
-        and isinstance(annotation.slice, ast.Tuple)
-    ):
-        return _kept(annotation.slice.elts[0], enums)
-    return keeps_json(annotation)
+    return holds_names(node) and all(keeps_json(s.annotation) for s in statements)
 
 
 def holds_names(node: ast.ClassDef) -> bool:

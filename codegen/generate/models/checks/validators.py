@@ -49,7 +49,6 @@ from codegen.generate.models.checks.inline import inline_calls
 from codegen.generate.models.checks.instances import (
     dict_root,
     holds_json,
-    holds_members,
     holds_names,
     inline_view,
     keeps_json,
@@ -84,22 +83,17 @@ class ClassCheck:
     names: bool = False
 
     def lines_for(
-        self,
-        node: ast.ClassDef,
-        tuples: frozenset[str] = frozenset(),
-        enums: frozenset[str] = frozenset(),
+        self, node: ast.ClassDef, tuples: frozenset[str] = frozenset()
     ) -> tuple[str, ...]:
         """The method for the generated class ``node``, whose fields of JSON names ``tuples``
-        will be typed ``tuple[...]`` (their value a tuple, not the JSON array), in a module
-        whose string enumerations are ``enums``."""
+        will be typed ``tuple[...]`` (their value a tuple, not the JSON array)."""
         if self.whole:  # the checks read the whole object
-            if tuples or not holds_json(node, enums):
+            if tuples or not holds_json(node):
                 return self.lines
             at = self.whole.index(VIEW)
-            members = "self, True" if holds_members(node, enums) else "self"
             view = [
                 f"    if type(self) is {self.class_name} and _parsed(info):",
-                f"        x = _whole({members})",
+                "        x = _whole(self)",
                 "    else:",
                 "        x = _json_view(self)",
             ]
