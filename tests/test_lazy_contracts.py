@@ -61,10 +61,10 @@ def test_a_class_comes_with_its_own_module_and_is_built_on_first_validation() ->
         }))
         """
     )
+    # No _types either: its validator reads the two scalar fields it checks in place.
     assert found == {
         "modules": [
             "maverick.contracts._registry",
-            "maverick.contracts._types",
             "maverick.contracts.agents",
             "maverick.contracts.agents.fixer_result",
         ],

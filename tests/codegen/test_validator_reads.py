@@ -48,9 +48,15 @@ def test_what_the_checks_read() -> None:
     assert _footprint("if not _exactly_one(x, (_v1, _true)): raise E", **functions) == (
         Footprint(frozenset({"d", "e"}), frozenset({"c"}))
     )
-    # The whole object: its size, its items, a JSON comparison, an unknown function.
-    assert _footprint("if _v3(x): raise E", **functions) is WHOLE
-    assert _footprint("for key in x: pass") is WHOLE
+    # The names of all its properties: its size, its keys (no value read by them).
+    names = Footprint(frozenset(), frozenset(), names=True)
+    assert _footprint("if _v3(x): raise E", **functions) == names
+    assert _footprint("for key in x: pass") == names
+    assert _footprint("if 'a' in x and any(k > 'b' for k in x): raise E") == Footprint(
+        frozenset(), frozenset({"a"}), names=True
+    )
+    # The whole object: its items, a JSON comparison, an unknown function.
+    assert _footprint("for key, value in x.items(): pass") is WHOLE
     assert _footprint("if _canonical(x) == _K0: raise E") is WHOLE
     assert _footprint("if _v9(x): raise E") is WHOLE
     assert _footprint("if x[key]: raise E") is WHOLE
@@ -109,6 +115,37 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "if": {"properties": {"kind": {"const": "c"}}, "required": ["kind"]},
         "then": {"required": ["data"]},
     },
+    # The names of all the properties: a root model of an object (its root's keys), a class
+    # that keeps the properties it does not declare (the fields given and the others).
+    "names.json": {
+        "title": "Names",
+        "type": "object",
+        "properties": {"map": {"$ref": "#/$defs/map"}, "kind": {"type": "string"}},
+        "minProperties": 2,
+        "propertyNames": {"maxLength": 4},
+        "$defs": {
+            "map": {
+                "title": "Map",
+                "type": "object",
+                "patternProperties": {"^[a-z]+$": {"$ref": "#/$defs/entry"}},
+                "additionalProperties": False,
+            },
+            "entry": {
+                "title": "Entry",
+                "type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "required": ["n"],
+            },
+        },
+    },
+    # The whole object, a field holding a member of a string enumeration (a wrap validator).
+    "kinds.json": {
+        "title": "Kinds",
+        "type": "object",
+        "properties": {"kind": {"enum": ["a", "b"], "type": "string"}, "n": {"type": "integer"}},
+        "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+        "then": {"required": ["z"], "properties": {"z": {"enum": ["a", 1]}}},
+    },
     "nested.json": {
         "title": "Nested",
         "type": "object",
@@ -149,6 +186,12 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
         return (Path(generated.path) / generated.package / f"{name}.py").read_text()
 
     assert 'x = _view(self, ("kind", "size"), ("count", "note"))' in source("viewed")
+    # Fields of JSON scalars only (a string): read from the instance in place, no call.
+    assert 'if "name" in given:\n            x["name"] = self.name' in source("viewed")
+    # The names of the properties: the root's keys, or the instance's fields and the others.
+    assert "x = self.root" in source("names")
+    assert "x = _view(self, (), (), names=True)" in source("names")
+    assert '@model_validator(mode="wrap")' not in source("names")
     # Fields whose types keep the JSON value as parsed (an array of strings, anything): read
     # as the instance holds them, in JSON mode, but in an instance of a subclass.
     assert "parsed = type(self) is Raw and _parsed(info)" in source("raw")
@@ -161,7 +204,7 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     # An array of classes: the value as given.
     assert '@model_validator(mode="wrap")' in source("nested")
     assert "x = value if _parsed(info) else _json_view(model)" in source("nested")
-    for title in ("Viewed", "Whole", "Nested", "Raw"):
+    for title in ("Viewed", "Whole", "Nested", "Raw", "Names", "Kinds"):
         schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
         documents = draw(from_schema(schema), 40)
         if title == "Nested":  # two wholes, in place or in an array
@@ -174,7 +217,11 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
                       "size": 1.5}, {"a": 1, "z": {"k": [1, 2]}}, {"a": 1, "z": {"k": [2]}},
                       {"a": 1}, {"inner": {"a": 1, "b": "c"}, "pairs": []}, {"tags": ["a",
                       "a"]}, {"tags": ["a", "b"], "kind": "c"}, {"kind": "c", "data": [{"k": 1}]},
-                      {"data": [{"k": 1.5}, 2]}, {"data": {"k": 1}}]  # fmt: skip
+                      {"data": [{"k": 1.5}, 2]}, {"data": {"k": 1}}, {"map": {"ab": {"n": 1}},
+                      "kind": "k"}, {"map": {"Ab": {"n": 1}}, "kind": "k"}, {"map": {}},
+                      {"map": {"a": {"n": 1.5}}, "k": 1}, {"kind": "a", "other": 2},
+                      {"kind": "a", "z": "a"}, {"kind": "a", "z": 1.0}, {"kind": "a", "z": "b"},
+                      {"kind": "b", "z": "b"}, {"kind": "a", "n": 1}]  # fmt: skip
         documents += list(json_values())
         generated.judge_all(title, documents)
         adapter = pydantic.TypeAdapter(getattr(generated.module, title))

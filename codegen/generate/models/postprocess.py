@@ -102,8 +102,8 @@ def edit_module(
         imports += _CHECK_IMPORTS
     chosen_text = "\n".join(written)
     signatures = [n for n in checks.pydantic if re.search(rf"\b{n}\b", chosen_text)]
-    if signatures:  # a wrap validator's signature, an after validator's info
-        imports += ["from typing import Any", f"from pydantic import {', '.join(signatures)}"]
+    # A wrap validator's signature, an after validator's info, or its view built in place.
+    imports += _signature_imports(signatures, chosen_text)
     helpers = sorted(n for n in checks.helpers if re.search(rf"\b{n}\b", chosen_text))
     renames = _STRICT_INTEGERS if strict_integers else _RENAMES
     renamed = [n for n in _type_names(tree) if n.id in renames]
@@ -125,6 +125,14 @@ def edit_module(
     if imports:
         add_imports(lines, imports)
     return "\n".join(lines), tail
+
+
+def _signature_imports(signatures: list[str], text: str) -> list[str]:
+    """The imports the validators' signatures and views (``text``) need."""
+    found = [f"from pydantic import {', '.join(signatures)}"] if signatures else []
+    if signatures or "dict[str, Any]" in text:
+        found.append("from typing import Any")
+    return found
 
 
 def _insert(lines: list[str], after: int, new: list[str]) -> None:

@@ -3,9 +3,11 @@
 A class's validator needs the instance as JSON only where its guard clauses look. This module
 reads the compiled code (a predicate function of ``x``, or the body of a validator) and finds,
 for its value ``x``, the properties whose values it reads (``x["name"]``), those whose presence
-alone it tests (``"name" in x``), and the functions ``x`` is handed to whole. Any other use of
-``x`` (its length, its items, a JSON comparison of the whole value) needs the whole object:
-:data:`WHOLE`. Tests of its type (``type(x) is dict``) need nothing.
+alone it tests (``"name" in x``), whether it reads the names of all its properties (``for key
+in x``, ``len(x)``: the object's size, its names matched against patterns), and the functions
+``x`` is handed to whole. Any other use of ``x`` (its items, a JSON comparison of the whole
+value) needs the whole object: :data:`WHOLE`. Tests of its type (``type(x) is dict``) need
+nothing.
 
 :class:`Uses` is what one function says of its own ``x``; :func:`footprint` resolves the calls
 through the module's functions (a call that comes back to a function being resolved needs the
@@ -34,15 +36,18 @@ class Uses:
     read: set[str] = field(default_factory=set)  # properties whose values it reads
     present: set[str] = field(default_factory=set)  # properties whose presence it tests
     calls: set[str] = field(default_factory=set)  # functions it hands x to, whole
+    names: bool = False  # the names of all its properties (iterated, counted)
     whole: bool = False  # anything else: the whole value
 
 
 @dataclass(frozen=True)
 class Footprint:
-    """The properties a check reads the values of, and those it only tests the presence of."""
+    """The properties a check reads the values of, those it only tests the presence of, and
+    whether it reads the names of all of them (``names``)."""
 
     read: frozenset[str]
     present: frozenset[str]
+    names: bool = False
 
     @property
     def keys(self) -> frozenset[str]:
@@ -91,8 +96,12 @@ def _use(uses: Uses, node: ast.Name, parent: ast.AST) -> None:
         and isinstance(parent.left.value, str)
     ):
         uses.present.add(parent.left.value)
+    elif isinstance(parent, ast.For | ast.comprehension) and parent.iter is node:
+        uses.names = True  # its keys, if an object (no value read by them: x[key] is whole)
     elif (callee := _callee(parent, node)) == "type":
         pass  # a test of its type
+    elif callee == "len":
+        uses.names = True
     elif callee is not None and _PREDICATE.fullmatch(callee):
         uses.calls.add(callee)
     elif callee in _APPLY_EACH and isinstance(parent, ast.Call) and len(parent.args) == 2:
@@ -125,7 +134,7 @@ def _callee(parent: ast.AST, node: ast.Name) -> str | None:
 def footprint(uses: Uses, functions: Mapping[str, Uses]) -> Footprint | None:
     """What ``uses`` reads once the calls are followed through ``functions`` (the uses of
     each function of the module by name), or :data:`WHOLE`."""
-    read, present = set(uses.read), set(uses.present)
+    read, present, names = set(uses.read), set(uses.present), uses.names
     seen: set[str] = set()
     pending = list(uses.calls)
     if uses.whole:
@@ -140,5 +149,6 @@ def footprint(uses: Uses, functions: Mapping[str, Uses]) -> Footprint | None:
             return WHOLE
         read |= callee.read
         present |= callee.present
+        names = names or callee.names
         pending += callee.calls
-    return Footprint(frozenset(read), frozenset(present - read))
+    return Footprint(frozenset(read), frozenset(present - read), names)

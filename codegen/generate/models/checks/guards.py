@@ -300,20 +300,21 @@ class Guards(Applicators):
             body.append(f"props.update(k for k in {self.c.constant(sorted(properties))} if k in x)")
         regexes = self.pattern_properties(node, body)
         values = self.residual and MAP_VALUES in self.kept  # each value typed by its schema
-        check = (
-            self.check("additionalProperties", residual=values)
-            if "additionalProperties" in node
-            else None
-        )
+        other = node.get("additionalProperties", True)
+        check = self.check("additionalProperties", residual=values) if other is not True else None
         if "additionalProperties" in node and (check is not None or self.annotate):
             # The declared names as a set: a lookup, however many properties are declared.
             typed = "" if properties else ": frozenset[str]"  # an empty one says no item type
             known = self.c.define(f"frozenset({sorted(properties)!r})", "_S", typed)
             matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
-            body += ["for key, value in x.items():",
-                     f"    if not (key in {known}{matched}):",
-                     f"        if not {check or '_true'}(value):",
-                     f"            {self.fail}"]  # fmt: skip
+            if other is False and not self.annotate:  # no other: their names alone are read
+                body += ["for key in x:", f"    if not (key in {known}{matched}):",
+                         f"        {self.fail}"]  # fmt: skip
+            else:
+                body += ["for key, value in x.items():",
+                         f"    if not (key in {known}{matched}):",
+                         f"        if not {check or '_true'}(value):",
+                         f"            {self.fail}"]  # fmt: skip
             if self.annotate:
                 body.append("        props.add(key)")
         if "propertyNames" in node:

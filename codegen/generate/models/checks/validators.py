@@ -46,6 +46,13 @@ from codegen.generate.models.checks.footprint import (
     uses_of,
 )
 from codegen.generate.models.checks.inline import inline_calls
+from codegen.generate.models.checks.instances import (
+    dict_root,
+    holds_json,
+    holds_names,
+    inline_view,
+    keeps_json,
+)
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.models.checks.predicates import PredicateCompiler
 from codegen.generate.models.types.fields import json_name
@@ -73,6 +80,7 @@ class ClassCheck:
     present: tuple[str, ...] = ()
     fallback: tuple[str, ...] = ()
     whole: tuple[str, ...] = ()
+    names: bool = False
 
     def lines_for(
         self, node: ast.ClassDef, tuples: frozenset[str] = frozenset()
@@ -92,6 +100,8 @@ class ClassCheck:
             return (*self.whole[:at], *view, *self.whole[at + 1 :])
         if VIEW not in self.lines:
             return self.lines
+        if self.names:
+            return self.names_for(node)
         kept = {
             json_name(statement)
             for statement in node.body
@@ -106,82 +116,37 @@ class ClassCheck:
                 f"    x = _view(self, {read!r}, {self.present!r}, {raw!r}, parsed)",
             ]
         else:
-            view = [f"    x = _view(self, {read!r}, {self.present!r})"]
+            view = inline_view(node, read, self.present) or [
+                f"    x = _view(self, {read!r}, {self.present!r})"
+            ]
         at = self.lines.index(VIEW)
         head = self.lines[:at]
         if not raw:  # no info to read
             head = tuple(line.replace(", info: ValidationInfo", "") for line in head)
         return (*head, *view, *self.lines[at + 1 :])
 
+    def names_for(self, node: ast.ClassDef) -> tuple[str, ...]:
+        """The method when the checks also read the names of all the properties: an instance
+        of a ``RootModel`` whose root is an object holds them as its keys, an instance of a class
+        that keeps or refuses undeclared properties as the fields given and the others kept
+        (read from an instance of this class: a subclass may drop some); else the value as
+        given (``fallback``)."""
+        at = self.lines.index(VIEW)
+        head = tuple(line.replace(", info: ValidationInfo", "") for line in self.lines[:at])
+        if dict_root(node) and not (self.read or self.present):
+            return (*head, "    x = self.root", *self.lines[at + 1 :])
+        if self.raw or not holds_names(node):
+            return self.fallback
+        view = [
+            f"    if type(self) is {self.class_name}:",
+            f"        x = _view(self, {self.read!r}, {self.present!r}, names=True)",
+            "    else:",
+            "        x = _json_view(self)",
+        ]
+        return (*head, *view, *self.lines[at + 1 :])
+
 
 VIEW = "    x = _view(...)"
-
-
-# The annotations whose value, in JSON mode, is the JSON value as parsed (a JsonInt's 1.0 the
-# int 1, equal to it in every JSON comparison): a string, a boolean, a number, null, anything.
-_JSON_NAMES = frozenset(
-    {"Any", "StrictStr", "StrictBool", "StrictInt", "JsonInt", "JsonNumber", "None", "MISSING"}
-)
-
-
-def holds_json(node: ast.ClassDef) -> bool:
-    """Whether an instance of the generated class ``node``, validated in JSON mode, holds the
-    whole JSON value it was given, as parsed: a ``RootModel`` whose root :func:`keeps_json`,
-    or a ``BaseModel`` whose every field does and that keeps (``extra="allow"``) or refuses
-    (``"forbid"``) the properties it does not declare (the runtime's ``_whole``)."""
-    if len(node.bases) != 1:
-        return False
-    base = node.bases[0]
-    statements = [s for s in node.body if isinstance(s, ast.AnnAssign)]
-    if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name):
-        return base.value.id == "RootModel" and all(keeps_json(s.annotation) for s in statements)
-    if not (isinstance(base, ast.Name) and base.id == "BaseModel"):
-        return False
-    extra = None
-    for statement in node.body:
-        if (
-            isinstance(statement, ast.Assign)
-            and [ast.unparse(t) for t in statement.targets] == ["model_config"]
-            and isinstance(statement.value, ast.Call)
-        ):
-            for keyword in statement.value.keywords:
-                if keyword.arg == "extra" and isinstance(keyword.value, ast.Constant):
-                    extra = keyword.value.value
-    return extra in ("allow", "forbid") and all(keeps_json(s.annotation) for s in statements)
-
-
-def keeps_json(annotation: ast.expr) -> bool:
-    """Whether a field annotated ``annotation`` holds the JSON value it was given, as parsed:
-    a union of :data:`_JSON_NAMES`, string and boolean ``Literal`` s, and ``list`` s and
-    ``dict`` s of those (``Annotated`` constraints change no value)."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return keeps_json(annotation.left) and keeps_json(annotation.right)
-    if isinstance(annotation, ast.Name):
-        return annotation.id in _JSON_NAMES
-    if isinstance(annotation, ast.Constant):
-        return annotation.value is None
-    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
-        return False
-    outer, inner = annotation.value.id, annotation.slice
-    items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
-    if outer == "Annotated":
-        return keeps_json(items[0])
-    if outer == "Literal":
-        return all(
-            isinstance(i, ast.Constant) and (i.value is None or type(i.value) in (str, bool))
-            for i in items
-        )
-    if outer == "list":
-        return len(items) == 1 and keeps_json(items[0])
-    if outer == "dict":
-        key = items[0]
-        return (
-            len(items) == 2
-            and isinstance(key, ast.Name)
-            and key.id in ("str", "StrictStr")
-            and keeps_json(items[1])
-        )
-    return False
 
 
 @dataclass(frozen=True)
@@ -231,8 +196,10 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
             raw = tuple(sorted(n for n in reach.read if not fields[n]))
             read = tuple(sorted(n for n in reach.read if fields[n]))
             present = tuple(sorted(reach.present))
-            fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if raw else ()
-            classes.append(ClassCheck(title, lines, raw, read, present, fallback))
+            wrap = raw or reach.names
+            fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if wrap else ()
+            check = ClassCheck(title, lines, raw, read, present, fallback, names=reach.names)
+            classes.append(check)
     text = functions + "\n".join(
         line for c in classes for line in (*c.lines, *c.fallback, *c.whole)
     )
