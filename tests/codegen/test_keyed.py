@@ -36,7 +36,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "keyed.json": {
         "title": "Keyed",
         **_CLOSED,
-        "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+        "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+            "inline": {"type": "array",
+                       "items": {"anyOf": [{"$ref": "#/$defs/left"}, {"$ref": "#/$defs/right"}]}},
+        },
         "$defs": {
             "item": {"oneOf": [{"$ref": "#/$defs/left"}, {"$ref": "#/$defs/right"},
                                {"$ref": "#/$defs/middle"}, {"type": "string", "minLength": 2},
@@ -155,3 +159,12 @@ def test_python_values_are_keyed_as_their_json(generated: _Project) -> None:
     again = adapter.validate_python({"items": [left, types.MappingProxyType({"r": "y"})]})
     assert again.items[0].root is left
     assert type(again.items[1].root) is module.Right
+
+
+def test_a_keyed_union_beside_missing_builds(generated: _Project) -> None:
+    # An optional list of a keyed union: Annotated[...] | MISSING hashes the Discriminator.
+    adapter = pydantic.TypeAdapter(generated.module.Keyed)
+    assert adapter.validate_python({}).inline is pydantic.MISSING
+    assert "list[Annotated[Annotated[Left,Tag" in "".join(_source(generated, "keyed").split())
+    pair = adapter.validate_python({"inline": [{"l": "x"}, {"r": "y"}]}).inline
+    assert [type(v) for v in pair] == [generated.module.Left, generated.module.Right]

@@ -233,7 +233,9 @@ class _Keying(ast.NodeTransformer):
              for k, n in zip(keys, named, strict=True)],
             ast.Load(),
         )  # fmt: skip
-        shown = ", ".join(keys[:_SHOWN]) + (", ..." if len(keys) > _SHOWN else "")
+        # No context: a Discriminator in a union is hashed, and a dict is not hashable.
+        said = [k for k in keys if "{" not in k and "}" not in k]
+        shown = ", ".join(said[:_SHOWN]) + (", ..." if len(said) > _SHOWN else "")
         discriminator = ast.Call(
             ast.Name("Discriminator", ast.Load()),
             [ast.Call(ast.Name("_keyed", ast.Load()), [pairs, ast.Constant(bool(others))], [])],
@@ -243,12 +245,8 @@ class _Keying(ast.NodeTransformer):
                     "custom_error_message",
                     ast.Constant(
                         "no member of the union accepts the value: an object holding one of "
-                        "the properties that tell them apart ({keys}) was expected"
+                        f"the properties that tell them apart ({shown}) was expected"
                     ),
-                ),
-                ast.keyword(
-                    "custom_error_context",
-                    ast.Dict([ast.Constant("keys")], [ast.Constant(shown)]),
                 ),
             ],
         )
