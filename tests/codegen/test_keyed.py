@@ -56,6 +56,18 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "anyOf": [{"$ref": "#/$defs/up"}, {"$ref": "#/$defs/down"}],
         "$defs": {"up": _branch("u", "Up"), "down": _branch("d", "Down")},
     },
+    # Open classes told apart by the values of a property each requires (a const, an enum).
+    "tagged.json": {
+        "title": "Tagged",
+        "type": "array",
+        "items": {"anyOf": [
+            {"type": "object", "title": "Cat", "required": ["kind"],
+             "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
+            {"type": "object", "title": "Dog", "required": ["kind", "name"],
+             "properties": {"kind": {"enum": ["dog", "puppy"]}, "name": {"type": "string"}}},
+            {"type": "string"},
+        ]},
+    },
     # Not keyed: an open class admits the other's key.
     "open.json": {
         "title": "Open",
@@ -112,6 +124,8 @@ def test_which_unions_are_keyed(generated: _Project) -> None:
     ).replace("( (", "((").replace(", )", ")")
     assert "Discriminator(" in _source(generated, "either")
     assert "Discriminator(" not in _source(generated, "open")
+    tagged = "".join(_source(generated, "tagged").split())
+    assert '_tagged("kind",(("cat",Tagged1),("dog",Tagged2),("puppy",Tagged2)),True)' in tagged
 
 
 def test_a_keyed_union_decides_as_the_schema(generated: _Project) -> None:
@@ -168,3 +182,18 @@ def test_a_keyed_union_beside_missing_builds(generated: _Project) -> None:
     assert "list[Annotated[Annotated[Left,Tag" in "".join(_source(generated, "keyed").split())
     pair = adapter.validate_python({"inline": [{"l": "x"}, {"r": "y"}]}).inline
     assert [type(v) for v in pair] == [generated.module.Left, generated.module.Right]
+
+
+def test_a_tagged_union_reads_its_tag(generated: _Project) -> None:
+    module = generated.module
+    adapter = pydantic.TypeAdapter(module.Tagged)
+    found = adapter.validate_python([{"kind": "cat"}, {"kind": b"puppy", "name": "x"}, "s"])
+    assert [type(v).__name__ for v in found.root] == ["Tagged1", "Tagged2", "str"]
+    with pytest.raises(pydantic.ValidationError) as caught:
+        adapter.validate_json('[{"kind": "cow"}, {"kind": "dog"}]')
+    errors = [{k: e[k] for k in ("type", "loc")} for e in caught.value.errors()]
+    assert errors == [
+        {"type": "union_key_missing", "loc": (0,)},
+        {"type": "missing", "loc": (1, "Tagged2", "name")},
+    ]
+    assert "kind is one of (cat, dog, puppy)" in caught.value.errors()[0]["msg"]

@@ -4,19 +4,25 @@ Pydantic's smart union validates a value against every member that is a class (a
 match never ends the search early), and on a miss builds the errors of each: a union of 13
 classes, each an object with its own required property, validates every item 13 times. Where
 the generated types themselves prove which member alone could accept a value, the union is a
-``pydantic.Discriminator`` calling the package's ``_keyed`` (``_types``), which names that
-member, and is validated by it alone.
+``pydantic.Discriminator`` calling the package's ``_keyed`` or ``_tagged`` (``_types``), which
+names that member, and is validated by it alone.
 
-A union qualifies when each member that is a class (a ``BaseModel`` of the module, no other
-base, refusing undeclared properties or not) *requires* a property (by JSON name) that no other
-member class declares and each other member class refuses (``extra="forbid"``): a member class
-accepts only an object holding its key and, the others' keys refused, none of theirs. So an
-object holding the key of member ``i`` can only be accepted by ``i``, and an object that holds
-no key by none. The union's other members (``StrictStr``, numbers, arrays, ``Literal``, an
-enumeration: nothing that accepts an object) stay a smart union of their own, for the values
+A union qualifies when its member classes (each a ``BaseModel`` of the module, no other base)
+are told apart in one of two ways:
+
+* *keys*: each *requires* a property (by JSON name) that every other member class refuses
+  (``extra="forbid"``, not declared): an object holding the key of member ``i`` can only be
+  accepted by ``i`` (the others refuse the key), and an object that holds none by no member;
+* *a tag*: each requires the same property, typed ``Literal`` of strings or a ``StrEnum`` of
+  the module, and no two allow a common value: an object can only be accepted by the member
+  whose values hold its tag (a bytes tag, which an enumeration takes in Python mode, read as
+  UTF-8 text), and one without a tag of those values by none.
+
+The union's other members (``StrictStr``, numbers, arrays, ``Literal``, an enumeration, a root
+class of those: nothing that accepts an object) stay a smart union of their own, for the values
 that are no object. Every value is decided as before; on a miss the errors are those of the
 one member the key names (labelled by its class, as before), or one error at the union's
-location when no member could take the value (an object with no key).
+location when no member could take the value.
 
 A value given as a Python object other than a mapping or an instance of a member (pydantic's
 ``from_attributes``) is no object here: as in a deferred module, that mode is not carried.
@@ -26,9 +32,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from codegen.generate.models.types.fields import TYPES_MODULE, add_imports, json_name
+from codegen.generate.models.types.keyed_facts import Class, Plan, enum_values, facts, plain, plan
 
 __all__ = ["key_unions"]
 
@@ -39,63 +45,7 @@ _NO_OBJECT_NAMES = frozenset({
 })  # fmt: skip
 _NO_OBJECT_GENERICS = frozenset({"list", "tuple", "Literal"})
 _OUTSIDE = frozenset({"MISSING"})  # kept beside the keyed union (None too)
-# The configuration a keyed class may say: nothing that lets a property in by another name.
-_CONFIG = frozenset({
-    "extra", "frozen", "defer_build", "serialize_by_alias", "protected_namespaces",
-    "regex_engine", "arbitrary_types_allowed",
-})  # fmt: skip
 _SHOWN = 6  # keys named in the error of an object that holds none
-
-
-@dataclass(frozen=True)
-class _Class:
-    closed: bool  # refuses undeclared properties
-    declared: frozenset[str]  # JSON names
-    required: tuple[str, ...]  # JSON names, in field order
-
-
-def _facts(node: ast.ClassDef) -> _Class | None:
-    """What a class of the module accepts, read from its code; None when it is no plain
-    ``BaseModel`` (another base, a validator that runs before the fields, an alias choice)."""
-    if [b.id if isinstance(b, ast.Name) else None for b in node.bases] != ["BaseModel"]:
-        return None
-    closed = False
-    declared: list[str] = []
-    required: list[str] = []
-    for statement in node.body:
-        if isinstance(statement, ast.Assign):
-            value = statement.value
-            if not (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Name)
-                and value.func.id == "ConfigDict"
-                and all(k.arg in _CONFIG for k in value.keywords)
-            ):
-                return None
-            for keyword in value.keywords:
-                if keyword.arg == "extra":
-                    closed = isinstance(keyword.value, ast.Constant) and (
-                        keyword.value.value == "forbid"
-                    )
-        elif isinstance(statement, ast.AnnAssign):
-            if "validation_alias" in ast.unparse(statement) or not isinstance(
-                statement.target, ast.Name
-            ):
-                return None
-            name = json_name(statement)
-            declared.append(name)
-            defaulted = any(
-                isinstance(n, ast.keyword) and n.arg in ("default", "default_factory")
-                for n in ast.walk(statement.annotation)
-            )
-            if statement.value is None and not defaulted:
-                required.append(name)
-        elif isinstance(statement, ast.FunctionDef) and any(
-            "before" in ast.unparse(d) or "field_validator" in ast.unparse(d)
-            for d in statement.decorator_list
-        ):
-            return None
-    return _Class(closed, frozenset(declared), tuple(required))
 
 
 def _members(node: ast.expr) -> list[ast.expr]:
@@ -121,22 +71,6 @@ def _takes_no_object(member: ast.expr, enums: frozenset[str]) -> bool:
     )
 
 
-def _keys(classes: list[tuple[str, _Class]]) -> list[str] | None:
-    """Each class's key: a property it requires that every other class refuses."""
-    keys = []
-    for index, (_, facts) in enumerate(classes):
-        others = [c for i, (_, c) in enumerate(classes) if i != index]
-        key = next(
-            (p for p in facts.required
-             if all(o.closed and p not in o.declared for o in others)),
-            None,
-        )  # fmt: skip
-        if key is None:
-            return None
-        keys.append(key)
-    return keys
-
-
 def _tag(name: str) -> ast.Call:
     return ast.Call(ast.Name("Tag", ast.Load()), [ast.Constant(name)], [])
 
@@ -150,45 +84,38 @@ def _annotated(inner: ast.expr, meta: ast.expr) -> ast.expr:
 def _keying(tree: ast.Module) -> _Keying:
     """The module's classes that may be keyed, and those that accept no object: its
     enumerations, and each root class whose root type accepts none."""
-    classes: dict[str, _Class] = {}
+    classes: dict[str, Class] = {}
     enums: set[str] = set()
     roots: dict[str, ast.expr] = {}
+    strings = {
+        node.name: values
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and (values := enum_values(node)) is not None
+    }
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            facts = _facts(node)
-            if facts is not None:
-                classes[node.name] = facts
+            found = facts(node, strings)
+            if found is not None:
+                classes[node.name] = found
             bases = [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]
             if any(isinstance(b, ast.Name) and b.id.endswith("Enum") for b in bases):
                 enums.add(node.name)
             elif [b.id if isinstance(b, ast.Name) else None for b in bases] == ["RootModel"]:
                 roots.update(
-                    (node.name, _plain(s.annotation))
+                    (node.name, plain(s.annotation))
                     for s in node.body
                     if isinstance(s, ast.AnnAssign) and json_name(s) == "root"
                 )
     while True:  # a root class of root classes: until no more is found
-        found = {
+        more = {
             name
             for name, root in roots.items()
             if all(_takes_no_object(m, frozenset(enums)) for m in _members(root))
         }
-        if not found:
+        if not more:
             return _Keying(classes, frozenset(enums))
-        enums |= found
-        roots = {k: v for k, v in roots.items() if k not in found}
-
-
-def _plain(annotation: ast.expr) -> ast.expr:
-    """A type without its ``Annotated[...]`` metadata."""
-    if (
-        isinstance(annotation, ast.Subscript)
-        and isinstance(annotation.value, ast.Name)
-        and annotation.value.id == "Annotated"
-        and isinstance(annotation.slice, ast.Tuple)
-    ):
-        return _plain(annotation.slice.elts[0])
-    return annotation
+        enums |= more
+        roots = {k: v for k, v in roots.items() if k not in more}
 
 
 def _fields(tree: ast.Module) -> Iterator[ast.AnnAssign]:
@@ -198,22 +125,23 @@ def _fields(tree: ast.Module) -> Iterator[ast.AnnAssign]:
 
 
 class _Keying(ast.NodeTransformer):
-    def __init__(self, classes: dict[str, _Class], enums: frozenset[str]) -> None:
+    def __init__(self, classes: dict[str, Class], enums: frozenset[str]) -> None:
         self.classes = classes
         self.enums = enums
         self.done = 0
+        self.helpers: set[str] = set()  # the _types helpers the keyed unions call
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         return node  # a Field()'s arguments are no type
 
-    def keys(self, node: ast.BinOp) -> list[str] | None:
-        """The key of each member class of the union ``node``, when it is keyed."""
+    def keys(self, node: ast.BinOp) -> Plan | None:
+        """How the member classes of the union ``node`` are told apart, when they are."""
         inside = [m for m in _members(node) if not _is_outside(m)]
         named = [m.id for m in inside if isinstance(m, ast.Name) and m.id in self.classes]
         others = [m for m in inside if not (isinstance(m, ast.Name) and m.id in self.classes)]
         if len(named) < 2 or not all(_takes_no_object(m, self.enums) for m in others):
             return None
-        return _keys([(n, self.classes[n]) for n in named])
+        return plan([self.classes[n] for n in named])
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         members = [self.visit(m) for m in _members(node)]
@@ -228,29 +156,41 @@ class _Keying(ast.NodeTransformer):
         choices: list[ast.expr] = [_annotated(ast.Name(n, ast.Load()), _tag(n)) for n in named]
         if others:
             choices.append(_annotated(_union(others), _tag("")))
-        pairs = ast.Tuple(
-            [ast.Tuple([ast.Constant(k), ast.Name(n, ast.Load())], ast.Load())
-             for k, n in zip(keys, named, strict=True)],
-            ast.Load(),
-        )  # fmt: skip
+        rest = ast.Constant(bool(others))
+        if keys.keys:
+            pairs = [(ast.Constant(k), n) for k, n in zip(keys.keys, named, strict=True)]
+            call = ast.Call(ast.Name("_keyed", ast.Load()), [_pairs(pairs), rest], [])
+            self.helpers.add("_keyed")
+            said = "an object holding one of the properties that tell them apart"
+            shown = list(keys.keys)
+        else:
+            pairs = [(ast.Constant(v), n) for vs, n in zip(keys.values, named, strict=True)
+                     for v in sorted(vs)]  # fmt: skip
+            tag = ast.Constant(keys.tag)
+            call = ast.Call(ast.Name("_tagged", ast.Load()), [tag, _pairs(pairs), rest], [])
+            self.helpers.add("_tagged")
+            said = f"an object whose property {keys.tag} is one of"
+            shown = sorted(v for vs in keys.values for v in vs)
         # No context: a Discriminator in a union is hashed, and a dict is not hashable.
-        said = [k for k in keys if "{" not in k and "}" not in k]
-        shown = ", ".join(said[:_SHOWN]) + (", ..." if len(said) > _SHOWN else "")
+        shown = [k for k in shown if "{" not in k and "}" not in k]
+        listed = ", ".join(shown[:_SHOWN]) + (", ..." if len(shown) > _SHOWN else "")
+        message = f"no member of the union accepts the value: {said} ({listed}) was expected"
         discriminator = ast.Call(
             ast.Name("Discriminator", ast.Load()),
-            [ast.Call(ast.Name("_keyed", ast.Load()), [pairs, ast.Constant(bool(others))], [])],
+            [call],
             [
                 ast.keyword("custom_error_type", ast.Constant("union_key_missing")),
-                ast.keyword(
-                    "custom_error_message",
-                    ast.Constant(
-                        "no member of the union accepts the value: an object holding one of "
-                        f"the properties that tell them apart ({shown}) was expected"
-                    ),
-                ),
+                ast.keyword("custom_error_message", ast.Constant(message)),
             ],
         )
         return _union([_annotated(_union(choices), discriminator), *outside])
+
+
+def _pairs(pairs: list[tuple[ast.Constant, str]]) -> ast.Tuple:
+    return ast.Tuple(
+        [ast.Tuple([value, ast.Name(name, ast.Load())], ast.Load()) for value, name in pairs],
+        ast.Load(),
+    )
 
 
 def _is_outside(member: ast.expr) -> bool:
@@ -291,7 +231,7 @@ def key_unions(code: str, tree: ast.Module, depth: int) -> str:
         [
             "from typing import Annotated",
             "from pydantic import Discriminator, Tag",
-            f"from {'.' * depth}{TYPES_MODULE} import _keyed",
+            f"from {'.' * depth}{TYPES_MODULE} import {', '.join(sorted(keying.helpers))}",
         ],
     )
     return "\n".join(lines)
