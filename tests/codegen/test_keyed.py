@@ -68,6 +68,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             {"type": "string"},
         ]},
     },
+    # A definition that says no type: a root class of its class and every other JSON type.
+    "wrapped.json": {
+        "title": "Wrapped",
+        "type": "array",
+        "items": {"anyOf": [{"$ref": "#/$defs/left"}, {"$ref": "#/$defs/loose"}, {"type": "null"}]},
+        "$defs": {
+            "left": _branch("l", "Left"),
+            "loose": {"required": ["w"], "properties": {"w": {"type": "string"}},
+                      "additionalProperties": False},
+        },
+    },
     # Not keyed: an open class admits the other's key.
     "open.json": {
         "title": "Open",
@@ -125,6 +136,8 @@ def test_which_unions_are_keyed(generated: _Project) -> None:
     assert "Discriminator(" in _source(generated, "either")
     assert "Discriminator(" not in _source(generated, "open")
     tagged = "".join(_source(generated, "tagged").split())
+    wrapped = "".join(_source(generated, "wrapped").split())
+    assert '_keyed((("l",Left2),("w",Loose)),True)' in wrapped
     assert '_tagged("kind",(("cat",Tagged1),("dog",Tagged2),("puppy",Tagged2)),True)' in tagged
 
 

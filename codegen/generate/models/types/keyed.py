@@ -18,11 +18,13 @@ are told apart in one of two ways:
   whose values hold its tag (a bytes tag, which an enumeration takes in Python mode, read as
   UTF-8 text), and one without a tag of those values by none.
 
-The union's other members (``StrictStr``, numbers, arrays, ``Literal``, an enumeration, a root
-class of those: nothing that accepts an object) stay a smart union of their own, for the values
-that are no object. Every value is decided as before; on a miss the errors are those of the
-one member the key names (labelled by its class, as before), or one error at the union's
-location when no member could take the value.
+The union's other members (``StrictStr``, numbers, arrays, ``Literal``, an enumeration,
+``None``, a root class of those: nothing that accepts an object) stay a smart union of their
+own, in their order, for the values that are no object. A root class of one member class and
+such members takes the objects its class takes: it is told apart by its class's key, and is in
+that smart union too (a value that is no object). Every value is decided as before; on a miss
+the errors are those of the one member the key names (labelled by its class, as before), or one
+error at the union's location when no member could take the value.
 
 A value given as a Python object other than a mapping or an instance of a member (pydantic's
 ``from_attributes``) is no object here: as in a deferred module, that mode is not carried.
@@ -44,7 +46,7 @@ _NO_OBJECT_NAMES = frozenset({
     "JsonIPv4Address", "JsonIPv6Address",
 })  # fmt: skip
 _NO_OBJECT_GENERICS = frozenset({"list", "tuple", "Literal"})
-_OUTSIDE = frozenset({"MISSING"})  # kept beside the keyed union (None too)
+_OUTSIDE = frozenset({"MISSING"})  # kept beside the keyed union
 _SHOWN = 6  # keys named in the error of an object that holds none
 
 
@@ -62,6 +64,8 @@ def _union(members: list[ast.expr]) -> ast.expr:
 
 
 def _takes_no_object(member: ast.expr, enums: frozenset[str]) -> bool:
+    if isinstance(member, ast.Constant):
+        return member.value is None
     if isinstance(member, ast.Name):
         return member.id in _NO_OBJECT_NAMES or member.id in enums
     return (
@@ -113,35 +117,65 @@ def _keying(tree: ast.Module) -> _Keying:
             if all(_takes_no_object(m, frozenset(enums)) for m in _members(root))
         }
         if not more:
-            return _Keying(classes, frozenset(enums))
+            break
         enums |= more
         roots = {k: v for k, v in roots.items() if k not in more}
+    wrapped = {}
+    for name, root in roots.items():
+        inside = [m for m in _members(root) if not _is_outside(m)]
+        held = [m.id for m in inside if isinstance(m, ast.Name) and m.id in classes]
+        rest = [m for m in inside if not (isinstance(m, ast.Name) and m.id in classes)]
+        if len(held) == 1 and all(_takes_no_object(m, frozenset(enums)) for m in rest):
+            wrapped[name] = held[0]
+    return _Keying(classes, frozenset(enums), wrapped)
 
 
 def _fields(tree: ast.Module) -> Iterator[ast.AnnAssign]:
+    """Each field of the module's classes, but those the generator made a discriminated union
+    of already (``Field(discriminator=...)``)."""
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            yield from (s for s in node.body if isinstance(s, ast.AnnAssign))
+            for statement in node.body:
+                if isinstance(statement, ast.AnnAssign) and not any(
+                    isinstance(n, ast.keyword) and n.arg == "discriminator"
+                    for n in ast.walk(statement)
+                ):
+                    yield statement
 
 
 class _Keying(ast.NodeTransformer):
-    def __init__(self, classes: dict[str, Class], enums: frozenset[str]) -> None:
+    def __init__(
+        self, classes: dict[str, Class], enums: frozenset[str], wrapped: dict[str, str]
+    ) -> None:
         self.classes = classes
         self.enums = enums
+        # A root class of one class and members that take no object -> that class: it takes
+        # the objects the class takes, and other values besides.
+        self.wrapped = wrapped
         self.done = 0
         self.helpers: set[str] = set()  # the _types helpers the keyed unions call
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         return node  # a Field()'s arguments are no type
 
+    def _split(self, members: list[ast.expr]) -> tuple[list[str], list[ast.expr]]:
+        """The members that take objects (classes, root classes of one), and the members for
+        the other values (those that take no object, and the root classes again)."""
+        inside = [m for m in members if not _is_outside(m)]
+        named = [m.id for m in inside if isinstance(m, ast.Name) and m.id in self.classes]
+        named += [m.id for m in inside if isinstance(m, ast.Name) and m.id in self.wrapped]
+        rest = [m for m in inside if not (isinstance(m, ast.Name) and m.id in self.classes)]
+        return [n for n in dict.fromkeys(named)], rest
+
     def keys(self, node: ast.BinOp) -> Plan | None:
         """How the member classes of the union ``node`` are told apart, when they are."""
-        inside = [m for m in _members(node) if not _is_outside(m)]
-        named = [m.id for m in inside if isinstance(m, ast.Name) and m.id in self.classes]
-        others = [m for m in inside if not (isinstance(m, ast.Name) and m.id in self.classes)]
-        if len(named) < 2 or not all(_takes_no_object(m, self.enums) for m in others):
+        named, rest = self._split(_members(node))
+        if len(named) < 2 or not all(
+            _takes_no_object(m, self.enums) or (isinstance(m, ast.Name) and m.id in self.wrapped)
+            for m in rest
+        ):
             return None
-        return plan([self.classes[n] for n in named])
+        return plan([self.classes[self.wrapped.get(n, n)] for n in named])
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         members = [self.visit(m) for m in _members(node)]
@@ -149,9 +183,7 @@ class _Keying(ast.NodeTransformer):
         if keys is None:
             return _union(members)
         outside = [m for m in members if _is_outside(m)]
-        inside = [m for m in members if not _is_outside(m)]
-        named = [m.id for m in inside if isinstance(m, ast.Name) and m.id in self.classes]
-        others = [m for m in inside if not (isinstance(m, ast.Name) and m.id in self.classes)]
+        named, others = self._split(members)
         self.done += 1
         choices: list[ast.expr] = [_annotated(ast.Name(n, ast.Load()), _tag(n)) for n in named]
         if others:
@@ -194,9 +226,7 @@ def _pairs(pairs: list[tuple[ast.Constant, str]]) -> ast.Tuple:
 
 
 def _is_outside(member: ast.expr) -> bool:
-    return (isinstance(member, ast.Name) and member.id in _OUTSIDE) or (
-        isinstance(member, ast.Constant) and member.value is None
-    )
+    return isinstance(member, ast.Name) and member.id in _OUTSIDE
 
 
 def key_unions(code: str, tree: ast.Module, depth: int) -> str:
