@@ -79,6 +79,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                       "additionalProperties": False},
         },
     },
+    # An enum of one string is a Literal (an Enum that refuses a value costs a call of Python).
+    "single.json": {
+        "title": "Single",
+        "type": "object",
+        "properties": {"kind": {"enum": ["only"]}, "mode": {"type": "string", "enum": ["in"]},
+                       "many": {"enum": ["a", "b"]}, "fixed": {"$ref": "#/$defs/fixed"}},
+        "$defs": {"fixed": {"title": "Fixed", "enum": ["one"]}},
+    },
     # Not keyed: an open class admits the other's key.
     "open.json": {
         "title": "Open",
@@ -210,3 +218,15 @@ def test_a_tagged_union_reads_its_tag(generated: _Project) -> None:
         {"type": "missing", "loc": (1, "Tagged2", "name")},
     ]
     assert "kind is one of (cat, dog, puppy)" in caught.value.errors()[0]["msg"]
+
+
+def test_an_enum_of_one_string_is_a_literal(generated: _Project) -> None:
+    source = _source(generated, "single")
+    assert 'kind: Literal["only"] | MISSING' in source
+    assert 'mode: Literal["in"] | MISSING' in source
+    assert "class Many(StrEnum)" in source  # two values: an Enum, as before
+    assert "class Fixed(StrEnum)" in source  # a definition's class keeps its Enum
+    adapter = pydantic.TypeAdapter(generated.module.Single)
+    with pytest.raises(pydantic.ValidationError) as caught:
+        adapter.validate_json('{"kind": "other"}')
+    assert [(e["type"], e["loc"]) for e in caught.value.errors()] == [("literal_error", ("kind",))]
