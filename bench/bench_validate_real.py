@@ -586,6 +586,8 @@ def _link_packages(workdir: Path, schemas: list[Schema]) -> Path:
     for schema in schemas:
         link = folder / schema.slug
         target = (workdir / "ours" / schema.slug / "out" / schema.slug).resolve()
+        if link.is_symlink() and link.resolve() != target:
+            link.unlink()  # a workdir copied from another: its links name the other's models
         if not link.is_symlink() and target.exists():
             link.symlink_to(target, target_is_directory=True)
     return folder

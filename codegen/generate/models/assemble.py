@@ -23,6 +23,7 @@ from codegen.generate.models.class_order import rebuild_forward_references
 from codegen.generate.models.deferred import defer_references
 from codegen.generate.models.postprocess import edit_module
 from codegen.generate.models.types.fields import use_missing, use_tuples
+from codegen.generate.models.types.keyed import key_unions
 from codegen.generate.models.types.skeleton import Skeleton
 
 __all__ = ["Validators", "assemble_modules"]
@@ -161,6 +162,9 @@ def _assemble(
     if tuples:  # a tuple's annotation names its items' classes: parsed again
         code, tree = use_tuples(code, tuples, depth, where), None
     tree = tree or ast.parse(code)
+    keyed = key_unions(code, tree, depth)
+    if keyed is not code:  # annotations rewritten: parsed again
+        code, tree = keyed, ast.parse(keyed)
     deferred = defer_references(code, tree, where, depth)
     if deferred is not code:  # a class of its own added: parsed again
         code, tree = deferred, None

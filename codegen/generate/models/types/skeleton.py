@@ -172,7 +172,8 @@ class _Stripper(TypedShapes):
             out["const"] = node["const"]
             kept.add("const")
         elif self.string_enum(node) and self.enum_alone(node, pointer):
-            out["type"], out["enum"] = "string", node["enum"]
+            out["type"] = "string"
+            out.update(self.enum_said(node, pointer))
             kept.add("enum")
         elif self.values_types(node) is not None:
             # An enum or const of other values than strings: the union of their JSON types (a

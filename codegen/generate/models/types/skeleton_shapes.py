@@ -71,6 +71,16 @@ class Shapes:
             and len(set(values)) == len(values)
         )
 
+    def enum_said(self, node: Mapping[str, Any], pointer: str) -> dict[str, Any]:
+        """A kept string ``enum``, as the generator is given it: an enum of one value that is
+        no class node is its ``const`` (a ``Literal``, the same one value: pydantic validates
+        an ``Enum`` that refuses a value by calling the class in Python, each time a union
+        tries it)."""
+        values = node["enum"]
+        if len(values) == 1 and (self.rel, pointer) not in self.skeleton.classes:
+            return {"const": values[0]}
+        return {"enum": values}
+
     def enum_alone(self, node: Mapping[str, Any], pointer: str) -> bool:
         """Whether a string ``enum`` may be kept: the generator makes it an ``Enum``, which
         takes no validator and no length, so a class node keeps it only when nothing is left

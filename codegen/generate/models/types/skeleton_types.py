@@ -173,7 +173,7 @@ class TypedShapes(WiderShapes):
                 out[key] = bound
                 kept.add(key)
         if enum:
-            out["enum"] = node["enum"]
+            out.update(self.enum_said(node, pointer))
             kept.add("enum")
         elif const:
             out["const"] = node["const"]
