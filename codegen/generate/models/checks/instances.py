@@ -90,34 +90,7 @@ def keeps_json(annotation: ast.expr) -> bool:
     """Whether a field annotated ``annotation`` holds the JSON value it was given, as parsed:
     a union of :data:`_JSON_NAMES`, string and boolean ``Literal`` s, and ``list`` s and
     ``dict`` s of those (``Annotated`` constraints change no value)."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return keeps_json(annotation.left) and keeps_json(annotation.right)
-    if isinstance(annotation, ast.Name):
-        return annotation.id in _JSON_NAMES
-    if isinstance(annotation, ast.Constant):
-        return annotation.value is None
-    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
-        return False
-    outer, inner = annotation.value.id, annotation.slice
-    items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
-    if outer == "Annotated":
-        return keeps_json(items[0])
-    if outer == "Literal":
-        return all(
-            isinstance(i, ast.Constant) and (i.value is None or type(i.value) in (str, bool))
-            for i in items
-        )
-    if outer == "list":
-        return len(items) == 1 and keeps_json(items[0])
-    if outer == "dict":
-        key = items[0]
-        return (
-            len(items) == 2
-            and isinstance(key, ast.Name)
-            and key.id in ("str", "StrictStr")
-            and keeps_json(items[1])
-        )
-    return False
+    return _as_given(annotation, _JSON_NAMES, containers=True)
 
 
 # The annotations whose value is a JSON scalar as it is (no member of an enumeration, no class).
@@ -126,20 +99,46 @@ _SCALAR_NAMES = _JSON_NAMES - {"Any"} | {"StrictFloat"}
 
 def _scalar(annotation: ast.expr) -> bool:
     """Whether a field annotated ``annotation`` holds a JSON scalar as it is: a union of
-    :data:`_SCALAR_NAMES` and ``Literal`` s (``Annotated`` constraints change no value)."""
+    :data:`_SCALAR_NAMES` and string and boolean ``Literal`` s (``Annotated`` constraints
+    change no value)."""
+    return _as_given(annotation, _SCALAR_NAMES, containers=False)
+
+
+def _as_given(annotation: ast.expr, names: frozenset[str], *, containers: bool) -> bool:
+    """Whether ``annotation`` is a union of ``names``, ``None``, ``Literal`` s of strings,
+    booleans and ``None`` (a numeric ``Literal`` takes ``true`` for ``1`` and gives ``1``), and,
+    with ``containers``, ``list`` s and ``dict`` s with string keys of those."""
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _scalar(annotation.left) and _scalar(annotation.right)
+        return _as_given(annotation.left, names, containers=containers) and _as_given(
+            annotation.right, names, containers=containers
+        )
     if isinstance(annotation, ast.Name):
-        return annotation.id in _SCALAR_NAMES
+        return annotation.id in names
     if isinstance(annotation, ast.Constant):
         return annotation.value is None
     if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
         return False
-    inner = annotation.slice
+    outer, inner = annotation.value.id, annotation.slice
     items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
-    if annotation.value.id == "Annotated":
-        return _scalar(items[0])
-    return annotation.value.id == "Literal" and all(isinstance(i, ast.Constant) for i in items)
+    if outer == "Annotated":
+        return _as_given(items[0], names, containers=containers)
+    if outer == "Literal":
+        return all(
+            isinstance(i, ast.Constant) and (i.value is None or type(i.value) in (str, bool))
+            for i in items
+        )
+    if not containers:
+        return False
+    if outer == "list":
+        return len(items) == 1 and _as_given(items[0], names, containers=True)
+    key = items[0]
+    return (
+        outer == "dict"
+        and len(items) == 2
+        and isinstance(key, ast.Name)
+        and key.id in ("str", "StrictStr")
+        and _as_given(items[1], names, containers=True)
+    )
 
 
 def inline_view(
