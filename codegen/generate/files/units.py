@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from codegen.core.graphs import components
 from codegen.core.inputs import view_inputs
 from codegen.core.loader import SchemaTree
 from codegen.generate.contract import Contract
@@ -51,45 +52,9 @@ def is_shared_module(rel: PurePosixPath) -> bool:
 
 
 def _circles(tree: SchemaTree) -> set[PurePosixPath]:
-    """The files on a circle of references between files (Tarjan's algorithm, iterative)."""
-    index: dict[PurePosixPath, int] = {}
-    low: dict[PurePosixPath, int] = {}
-    stack: list[PurePosixPath] = []
-    on_stack: set[PurePosixPath] = set()
-    found: set[PurePosixPath] = set()
+    """The files on a circle of references between files."""
     edges = {f.rel: [t.rel for t in tree.references(f)] for f in tree.files}
-    for start in edges:
-        if start in index:
-            continue
-        work = [(start, 0)]
-        while work:
-            node, position = work.pop()
-            if position == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            if position < len(edges[node]):
-                work.append((node, position + 1))
-                target = edges[node][position]
-                if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.update(component)
-    return found
+    return {rel for held in components(edges, edges) if len(held) > 1 for rel in held}
 
 
 def cyclic_group(tree: SchemaTree, contracts: Sequence[Contract]) -> list[Contract]:

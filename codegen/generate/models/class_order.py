@@ -25,6 +25,7 @@ import ast
 import heapq
 from collections.abc import Iterator
 
+from codegen.core.graphs import components
 from codegen.generate.models.postprocess import hoist_enums, is_enum
 
 __all__ = ["order_classes", "rebuild_forward_references"]
@@ -139,47 +140,12 @@ def _stable(nodes: list[int], edges: dict[int, set[int]]) -> list[int]:
 
 
 def _circles(nodes: list[int], edges: dict[int, set[int]]) -> dict[int, int]:
-    """Each node's strongly connected component (Tarjan's, without recursion: a module may
-    hold thousands of classes), named by its smallest node."""
-    order: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    group: dict[int, int] = {}
-    for root in nodes:
-        if root in order:
-            continue
-        order[root] = low[root] = len(order)
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(sorted(edges[root])))]
-        while work:
-            node, children = work[-1]
-            for child in children:
-                if child not in order:
-                    order[child] = low[child] = len(order)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(edges[child]))))
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], order[child])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == order[node]:
-                    held = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        held.append(member)
-                        if member == node:
-                            break
-                    for member in held:
-                        group[member] = min(held)
-    return group
+    """Each node's strongly connected component, named by its smallest node."""
+    return {
+        member: min(held)
+        for held in components(nodes, {i: sorted(edges[i]) for i in nodes})
+        for member in held
+    }
 
 
 def _movable(node: ast.stmt) -> bool:

@@ -36,6 +36,7 @@ import ast
 from collections.abc import Iterable, Mapping
 
 from codegen.core.errors import Location
+from codegen.core.graphs import components
 from codegen.generate.models.postprocess import is_enum
 from codegen.generate.models.types.fields import (
     TYPES_MODULE,
@@ -139,44 +140,15 @@ def _type_names(node: ast.expr) -> Iterable[ast.Name]:
 
 def chain_bound(graph: Mapping[str, set[str]]) -> int:
     """An upper bound of the longest chain of distinct classes, each naming the next: the
-    longest path through the graph's strongly connected components, each weighing its size.
-    Iterative (Tarjan's algorithm): a graph of thousands of classes recurses nowhere."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
+    longest path through the graph's strongly connected components, each weighing its size
+    (a component comes after every one it leads to, so their weights are known)."""
     component: dict[str, int] = {}
     weight: list[int] = []  # per component: its size plus the heaviest path it leads to
-    stack: list[str] = []
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        while work:
-            node, successors = work[-1]
-            for successor in successors:
-                if successor not in index:
-                    index[successor] = low[successor] = len(index)
-                    stack.append(successor)
-                    work.append((successor, iter(sorted(graph[successor]))))
-                    break
-                if successor not in component:
-                    low[node] = min(low[node], index[successor])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    # A component is complete only after every one it leads to (Tarjan).
-                    members = []
-                    while True:
-                        member = stack.pop()
-                        component[member] = len(weight)
-                        members.append(member)
-                        if member == node:
-                            break
-                    after = {component[s] for m in members for s in graph[m]} - {len(weight)}
-                    weight.append(len(members) + max((weight[c] for c in after), default=0))
+    for members in components(sorted(graph), {n: sorted(graph[n]) for n in graph}):
+        for member in members:
+            component[member] = len(weight)
+        after = {component[s] for m in members for s in graph[m]} - {len(weight)}
+        weight.append(len(members) + max((weight[c] for c in after), default=0))
     return max(weight, default=0)
 
 
