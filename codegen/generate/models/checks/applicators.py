@@ -11,6 +11,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from codegen.core.errors import SchemaError
 from codegen.core.formats import ASSERTED
 from codegen.core.loader import SchemaFile, SchemaTree
+from codegen.generate.models.checks.dispatch import (
+    absent,
+    branches,
+    keyed_runs,
+    no_object,
+    plan,
+    table,
+)
 from codegen.generate.models.types.exclusive import exclusive_branches
 from codegen.generate.rules import is_base
 
@@ -33,6 +41,8 @@ class Compiler(Protocol):
     def constant(self, value: Any) -> str: ...
 
     def define(self, expression: str, prefix: str, annotation: str = "") -> str: ...
+
+    def table(self, expression: str) -> str: ...
 
     def pattern(self, schema: SchemaFile, pointer: str, source: Any) -> str: ...
 
@@ -107,8 +117,17 @@ class Applicators:
         if "$dynamicRef" in node:
             dynamic = self.schema.dynamic.get(self.pointer)
             self.ref(node["$dynamicRef"], residual=False, dynamic=dynamic)
-        for index, entry in enumerate(node.get("allOf", [])):
-            self.apply(self.in_place("allOf", index, residual=self.residual and is_base(entry)))
+        entries = list(enumerate(node.get("allOf", [])))
+        runs = (  # annotations need every entry's own
+            [(None, [item]) for item in entries]
+            if self.annotate
+            else keyed_runs(entries, lambda item: item[1])
+        )
+        for key, run in runs:
+            if key is None or not self.dispatch(key, run):
+                for index, entry in run:
+                    residual = self.residual and is_base(entry)
+                    self.apply(self.in_place("allOf", index, residual=residual))
         for key in ("anyOf", "oneOf"):
             if key in node:
                 self.choice(key, len(node[key]), "results", _FAILED[key])
@@ -130,6 +149,34 @@ class Applicators:
             if call:
                 self.lines.append(f"if type(x) is dict and {name!r} in x:")
                 self.apply(call, indent="    ")
+
+    def dispatch(self, key: str, run: list[tuple[int, Any]]) -> bool:
+        """A run of ``allOf`` entries keyed on the property ``key`` (:mod:`.dispatch`): for an
+        object holding it, the branches that apply to its value, by one lookup; else each
+        branch that applies, in order. False: the entries are to be checked one by one."""
+        rules = [entry for _, entry in run]
+        found = plan(rules, self.schema.draft.float_integers)
+        if found is None:
+            return False
+
+        def check(branch: tuple[int, str]) -> str | None:
+            return self.check("allOf", run[branch[0]][0], branch[1])
+
+        expression = table(found, check)
+        present = [] if expression is None else [
+            f"for check in _dispatch(x[{key!r}], {self.c.table(expression)}):",
+            "    if not check(x):", f"        {self.fail}",
+        ]  # fmt: skip
+
+        def each(found: list[tuple[int, str]]) -> list[str]:
+            names = [check(branch) for branch in found]
+            return [line for n in names if n for line in (f"if not {n}(x):", f"    {self.fail}")]
+
+        # After this node's own "type": "object", no other value is left.
+        dicts = self.original.get("type") in ("object", ["object"]) and "type" not in self.kept
+        other = [] if dicts else each(no_object(rules))
+        self.lines += branches(key, present, each(absent(rules, key)), other)
+        return True
 
     def ref(self, ref: Any, *, residual: bool, dynamic: str | None = None) -> None:
         """Apply the target of a ``$ref`` (or of a ``$dynamicRef`` looking for ``dynamic``)."""

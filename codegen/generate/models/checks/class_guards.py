@@ -13,6 +13,14 @@ from typing import Any
 
 from codegen.core.jsonpos import escape_pointer, pointer_tokens, resolve_pointer
 from codegen.core.loader import SchemaFile
+from codegen.generate.models.checks.dispatch import (
+    absent,
+    branches,
+    keyed_runs,
+    no_object,
+    plan,
+    table,
+)
 from codegen.generate.models.checks.predicates import ANNOTATIONS, PredicateCompiler
 from codegen.generate.models.types.skeleton import Skeleton
 from codegen.generate.rules import find_rules, is_base, rule_message
@@ -55,8 +63,7 @@ class ClassGuards:
         )
         lines: list[str] = []
         if splittable and self.bases_are_classes(node):
-            for rule_pointer, rule in find_rules(node):
-                lines += self.rule(self.pointer + rule_pointer, rule, node)
+            lines += self.rules(node)
             if "properties" in kept:
                 lines += self.properties(node)
                 self.c.own_properties.add(key)
@@ -70,8 +77,7 @@ class ClassGuards:
         elif splittable:
             # A base that is no class of its own: the rules are checked one by one, and the
             # whole schema once more with every keyword (the base's included).
-            for rule_pointer, rule in find_rules(node):
-                lines += self.rule(self.pointer + rule_pointer, rule, node)
+            lines += self.rules(node)
             rest = self.c.boolean(self.schema, self.pointer, residual=False, entry=True)
         else:
             rest = self.c.boolean(self.schema, self.pointer, residual=True, entry=True)
@@ -110,10 +116,67 @@ class ClassGuards:
     def check(self, pointer: str) -> str:
         return self.c.boolean(self.schema, pointer) or "_true"
 
-    def rule(self, pointer: str, rule: Any, node: dict[str, Any]) -> list[str]:
+    def rules(self, node: dict[str, Any]) -> list[str]:
+        """Each rule on its own, in order; a run of rules keyed on one property's value by one
+        lookup (:mod:`.dispatch`), which checks the same rules' branches in the same order."""
+        lines: list[str] = []
+        for key, run in keyed_runs(find_rules(node), lambda item: item[1]):
+            dispatched = None if key is None else self.dispatch(key, run, node)
+            if dispatched is not None:
+                lines += dispatched
+                continue
+            for rule_pointer, rule in run:
+                lines += self.rule(self.pointer + rule_pointer, rule, node)
+        return lines
+
+    def dispatch(
+        self, key: str, run: list[tuple[str, Any]], node: dict[str, Any]
+    ) -> list[str] | None:
+        """The lines of a run of rules keyed on the property ``key``: for an object holding
+        it, each branch that applies to its value (one lookup); else each branch that applies,
+        in order, each with its rule's message (None: the rules are checked one by one)."""
+        rules = [rule for _, rule in run]
+        found = plan(rules, self.schema.draft.float_integers)
+        if found is None:
+            return None
+
+        def error(branch: tuple[int, str]) -> tuple[str, str, str] | None:
+            """The branch's function, its rule's message and place (None: checks nothing)."""
+            pointer = self.pointer + run[branch[0]][0]
+            name = self.c.boolean(self.schema, f"{pointer}/{branch[1]}")
+            return None if name is None else (name, *self.message(pointer, rules[branch[0]], node))
+
+        def entry(branch: tuple[int, str]) -> str | None:
+            found = error(branch)
+            return None if found is None else "({}, {!r}, {!r})".format(*found)
+
+        expression = table(found, entry)
+        present = [] if expression is None else [
+            f"for check, message, rule in _dispatch(x[{key!r}], {self.c.table(expression)}):",
+            "    if not check(x):",
+            "        raise PydanticCustomError('schema_rule', message, {'rule': rule})",
+        ]  # fmt: skip
+
+        def each(branches: list[tuple[int, str]]) -> list[str]:
+            lines = []
+            for name, message, where in filter(None, map(error, branches)):
+                lines += [f"if not {name}(x):", *self.raise_lines("schema_rule", message, where)]
+            return lines
+
+        # An object class: its field types hold no other value.
+        kept = self.skeleton.kept_at(self.rel, self.pointer)
+        dicts = node.get("type") in ("object", ["object"]) and "type" in kept
+        other = [] if dicts else each(no_object(rules))
+        return branches(key, present, each(absent(rules, key)), other)
+
+    def message(self, pointer: str, rule: Any, node: dict[str, Any]) -> tuple[str, str]:
+        """The message of the rule at ``pointer`` and its place (``rule`` in its error)."""
         own = self.schema.file_pointer(pointer)[len(self.schema.file_pointer(self.pointer)) :]
         message = rule_message(pointer[len(self.pointer) :], rule, node, shown=own)
-        where = self.where(pointer)
+        return message, self.where(pointer)
+
+    def rule(self, pointer: str, rule: Any, node: dict[str, Any]) -> list[str]:
+        message, where = self.message(pointer, rule, node)
         if pointer == self.pointer and "if" not in rule:
             return []  # then or else without if: they never apply
         if isinstance(rule, dict) and "if" in rule and set(rule) <= CONDITIONAL:

@@ -5,7 +5,8 @@ reads the compiled code (a predicate function of ``x``, or the body of a validat
 for its value ``x``, the properties whose values it reads (``x["name"]``), those whose presence
 alone it tests (``"name" in x``), whether it reads the names of all its properties (``for key
 in x``, ``len(x)``: the object's size, its names matched against patterns), and the functions
-``x`` is handed to whole. Any other use of ``x`` (its items, a JSON comparison of the whole
+``x`` is handed to whole (also each function of a table ``_dispatch`` reads, all called as
+``check(x)``: :mod:`.dispatch`). Any other use of ``x`` (its items, a JSON comparison of the whole
 value) needs the whole object: :data:`WHOLE`. Tests of its type (``type(x) is dict``) need
 nothing.
 
@@ -21,12 +22,17 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["WHOLE", "Footprint", "Uses", "footprint", "uses_of"]
+__all__ = ["WHOLE", "Footprint", "Uses", "footprint", "table_uses", "uses_of"]
 
 # The compiled predicates: _v (a boolean), _a (annotations), _b (a boolean of an _a).
 _PREDICATE = re.compile(r"_[vab]\d+")
 # A runtime helper that calls each function of its second argument on its first.
 _APPLY_EACH = frozenset({"_exactly_one"})
+# A table of functions that _dispatch reads (its Uses: calls, the functions it holds), and the
+# name the generated code gives each function it reads from one ("for check in _dispatch(...)":
+# the same x is handed to each).
+_TABLE = re.compile(r"_D\d+")
+_DISPATCHED = "check"
 
 
 @dataclass
@@ -73,7 +79,24 @@ def uses_of(tree: ast.AST, name: str = "x") -> Uses:
     for node, parent in _parents(tree):
         if isinstance(node, ast.Name) and node.id == name:
             _use(uses, node, parent)
+        elif isinstance(node, ast.Call) and _table(node) is not None:
+            uses.calls.add(_table(node))  # type: ignore[arg-type]
     return uses
+
+
+def _table(call: ast.Call) -> str | None:
+    """The table of ``_dispatch(x["name"], table)``, the runtime's lookup of the functions to
+    call on ``x`` by the value of its property (:mod:`.dispatch`): those of the table are
+    called, as ``check(x)``."""
+    if (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "_dispatch"
+        and len(call.args) == 2
+        and isinstance(call.args[1], ast.Name)
+        and _TABLE.fullmatch(call.args[1].id)
+    ):
+        return call.args[1].id
+    return None
 
 
 def _use(uses: Uses, node: ast.Name, parent: ast.AST) -> None:
@@ -100,6 +123,8 @@ def _use(uses: Uses, node: ast.Name, parent: ast.AST) -> None:
         uses.names = True  # its keys, if an object (no value read by them: x[key] is whole)
     elif (callee := _callee(parent, node)) == "type":
         pass  # a test of its type
+    elif callee == _DISPATCHED:
+        pass  # a function of a table _dispatch read: the table's functions, counted there
     elif callee == "len":
         uses.names = True
     elif callee is not None and _PREDICATE.fullmatch(callee):
@@ -129,6 +154,20 @@ def _callee(parent: ast.AST, node: ast.Name) -> str | None:
     ):
         return parent.func.id
     return None
+
+
+def table_uses(statement: ast.stmt) -> tuple[str, Uses] | None:
+    """A table of functions (``_D0 = _dispatch_table(...)``) and its Uses: a call of each
+    function it holds; None for another statement."""
+    if not (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and _TABLE.fullmatch(statement.targets[0].id)
+    ):
+        return None
+    called = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
+    return statement.targets[0].id, Uses(calls={n for n in called if _PREDICATE.fullmatch(n)})
 
 
 def footprint(uses: Uses, functions: Mapping[str, Uses]) -> Footprint | None:

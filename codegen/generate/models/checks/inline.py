@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from codegen.generate.models.checks.footprint import Uses, uses_of
+from codegen.generate.models.checks.footprint import Uses, table_uses, uses_of
 from codegen.generate.models.checks.tidy import clone, names_in, retidy, rewrite, tidy_function
 
 __all__ = ["inline_calls"]
@@ -128,6 +128,8 @@ def inline_calls(
             uses[statement.name] = uses_of(statement)
             if (expression := _returned(statement)) is not None:
                 inliner.simple[statement.name] = expression
+        elif (table := table_uses(statement)) is not None:
+            uses[table[0]] = table[1]
         defined.append(_defined(statement))
         if inliner.calls(statement):
             chunks[index] = ast.unparse(statement)

@@ -10,8 +10,8 @@ from __future__ import annotations
 __all__ = ["ANNEX_B", "RUNTIME", "RUNTIME_IMPORTS", "RUNTIME_NAMES"]
 
 RUNTIME_NAMES = (
-    "_canonical", "_exactly_one", "_format", "_is_integer", "_is_number", "_multiple_of", "_regex",
-    "_true", "_unique",
+    "_canonical", "_dispatch", "_dispatch_table", "_exactly_one", "_format", "_is_integer",
+    "_is_number", "_multiple_of", "_regex", "_true", "_unique",
 )  # fmt: skip
 
 RUNTIME = '''\
@@ -69,6 +69,27 @@ def _exactly_one(x: Any, checks: tuple[Callable[[Any], Any], ...]) -> bool:
 
 def _true(x: Any) -> bool:
     return True
+
+
+_Table = tuple[dict[Any, tuple[Any, ...]], tuple[Any, ...]]
+
+
+def _dispatch_table(entries: tuple[Any, ...], values: Any, other: tuple[int, ...]) -> _Table:
+    """The table of ``_dispatch``: the ``entries`` (by index) that apply to an object by the
+    JSON value of one of its properties (``values``: each value with its indexes, as a dict or
+    as pairs), and those that apply to any other value."""
+
+    def pick(indexes: tuple[int, ...]) -> tuple[Any, ...]:
+        return tuple(entries[i] for i in indexes)
+
+    pairs = values.items() if type(values) is dict else values
+    return {_canonical(value): pick(indexes) for value, indexes in pairs}, pick(other)
+
+
+def _dispatch(value: Any, table: _Table) -> tuple[Any, ...]:
+    """The entries of ``table`` that apply to ``value`` as JSON compares it (a string as it
+    is, any other value by its JSON form): one lookup."""
+    return table[0].get(value if type(value) is str else _canonical(value), table[1])
 
 
 @functools.cache

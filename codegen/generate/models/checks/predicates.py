@@ -52,14 +52,16 @@ __all__ = [
 
 @dataclass
 class Predicates:
-    """Module-level constants and functions, and the function of each entry (or None)."""
+    """Module-level constants and functions, and the function of each entry (or None); the
+    tables of rules keyed on a property (:mod:`.dispatch`) come after every function."""
 
     lines: list[str] = field(default_factory=list)
     entries: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    tables: list[str] = field(default_factory=list)
 
     @property
     def source(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        return "\n".join(self.lines + self.tables) + "\n"
 
 
 def compile_predicates(
@@ -115,6 +117,14 @@ class PredicateCompiler:
             name = f"{prefix}{len(self.constants)}"
             self.constants[expression] = name
             self.out.lines.append(f"{name}{annotation} = {expression}")
+        return self.constants[expression]
+
+    def table(self, expression: str) -> str:
+        """A table of :mod:`.dispatch`, defined once every function it names is (at the end)."""
+        if expression not in self.constants:
+            name = f"_D{len(self.constants)}"
+            self.constants[expression] = name
+            self.out.tables.append(f"{name} = {expression}")
         return self.constants[expression]
 
     def pattern(self, schema: SchemaFile, pointer: str, source: Any) -> str:
