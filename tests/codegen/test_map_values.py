@@ -4,7 +4,7 @@ of each value only what T leaves out, and decide the same.
 The skeleton marks such an object (``MAP_VALUES``): its values hold their schema's type (a class
 validates itself), so the predicates no longer walk every value in full. Where two schemas say
 the values (two patterns, a pattern beside an ``additionalProperties`` schema), T is their union
-and the values are checked in full. Each generated model is judged against python-jsonschema.
+and the values are checked in full; one schema said several times, written alike, is one. Each generated model is judged against python-jsonschema.
 """
 
 from __future__ import annotations
@@ -74,8 +74,23 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "patternProperties": {"^a": {"type": "string", "minLength": 2}, "^b": {"type": "string"}},
         "additionalProperties": False,
     },
+    # One schema said three times, written alike (chrome-manifest's commands): one type.
+    "repeated.json": {
+        "title": "Repeated",
+        "type": "object",
+        "patternProperties": {".*": {"$ref": "#/$defs/item"}, "^x$": {"$ref": "#/$defs/item"}},
+        "additionalProperties": {"$ref": "#/$defs/item"},
+        "$defs": {"item": _ITEM},
+    },
+    # Equal in Python ({"const": 1} == {"const": True}), not in JSON: two schemas.
+    "alike.json": {
+        "title": "Alike",
+        "type": "object",
+        "patternProperties": {"^a": {"const": True}, ".*": {"const": 1}},
+    },
 }
-MARKED = {"named.json": True, "counts.json": True, "mixed.json": False}
+MARKED = {"named.json": True, "counts.json": True, "mixed.json": False, "repeated.json": True,
+          "alike.json": False}  # fmt: skip
 MARKED_AT = {"/properties/nullable": False, "/properties/items/items": True}
 EDGES = [{}, {"A": {"name": "x"}}, {"A": {"name": "X"}}, {"a": {"name": "x"}}, {"A": {}},
          {"Ab": {"name": "x", "n": 1.0}}, {"A": {"name": "x", "m": 1}}, {"c": "ab"}, {"c": "A"},
@@ -83,7 +98,9 @@ EDGES = [{}, {"A": {"name": "x"}}, {"A": {"name": "X"}}, {"a": {"name": "x"}}, {
          {"c": "xy"}, {"A": None}, {"c": True}, {"nullable": {"a": 1}}, {"nullable": None},
          {"nullable": {"a": "x"}}, {"member": {"a": 1}}, {"member": {"a": "x"}}, {"member": 1},
          {"items": [{"a": "x"}, {"a": 1}]}, {"items": [{}]}, {"named": {"a": "x"}},
-         {"named": {"a": "xy"}}, {"named": {"A": "xy"}}, {"named": {"a": 1}}]  # fmt: skip
+         {"named": {"a": "xy"}}, {"named": {"A": "xy"}}, {"named": {"a": 1}}, {"x": {"name": "x"}},
+         {"x": {}}, {"xy": {"name": "1"}}, {"a": True}, {"a": 1}, {"b": 1}, {"b": True},
+         {"b": 1.0}]  # fmt: skip
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from codegen.generate.models.types.skeleton_shapes import (
     MAP_VALUES,
     types,
 )
-from codegen.generate.models.types.skeleton_wider import WiderShapes
+from codegen.generate.models.types.skeleton_wider import WiderShapes, one_value_schema
 from codegen.generate.rules import is_base
 
 __all__ = ["NOT_OBJECT", "NOT_OBJECT_KEYWORDS", "TYPED_FORMATS", "TypedShapes", "module_file"]
@@ -313,10 +313,7 @@ class TypedShapes(WiderShapes):
                 branches = None if values else self.branch_objects(node, pointer, nullable)
                 if values is not None:
                     out["additionalProperties"] = values  # dict[str, T]; predicates check all
-                    patterns = node.get("patternProperties")
-                    said = len(patterns) if isinstance(patterns, dict) else 0
-                    said += isinstance(node.get("additionalProperties"), dict)
-                    if said == 1 and not nullable:  # dict | None: the generator drops T
+                    if one_value_schema(node) and not nullable:  # dict | None drops T
                         kept.add(MAP_VALUES)  # T is the one schema's type: every value holds it
                 elif branches is not None:
                     # The objects of the branches that say their properties: the union of

@@ -16,6 +16,7 @@ the node accepts, and nothing is kept there (the predicates check the node in fu
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ from codegen.core.jsonpos import escape_pointer, resolve_pointer
 from codegen.generate.models.types.skeleton_shapes import ANNOTATIONS, Shapes, types
 from codegen.generate.rules import is_base
 
-__all__ = ["WiderShapes"]
+__all__ = ["WiderShapes", "one_value_schema"]
 
 # What a branch that declares its objects' properties may say besides, to be typed as a class.
 _CLASS_BRANCH = frozenset({*ANNOTATIONS, "type", "properties", "required", "additionalProperties",
@@ -32,6 +33,18 @@ _CLASS_BRANCH = frozenset({*ANNOTATIONS, "type", "properties", "required", "addi
 
 _JSON_TYPES = {bool: "boolean", int: "number", float: "number", str: "string",
                type(None): "null", list: "array", dict: "object"}  # fmt: skip
+
+
+def one_value_schema(node: Mapping[str, Any]) -> bool:
+    """Whether ``patternProperties`` and ``additionalProperties`` say one schema (however many
+    times, written alike) for the values of an object they type (:meth:`WiderShapes.map_values`):
+    every value then holds that one schema, whichever say it of its key."""
+    patterns = node.get("patternProperties")
+    said = list(patterns.values()) if isinstance(patterns, dict) else []
+    if isinstance(node.get("additionalProperties"), dict):
+        said.append(node["additionalProperties"])
+    written = {json.dumps(s, sort_keys=True) for s in said}  # 1 and 1.0, true and 1 apart
+    return len(written) == 1
 
 
 class WiderShapes(Shapes):
@@ -270,4 +283,6 @@ class WiderShapes(Shapes):
             covered = True
         if not covered or not values or any(self.untyped(v) for v in values):
             return None
-        return values[0] if len(values) == 1 else {"anyOf": values}
+        # One type said of all, written alike (not ==: {"const": 1} == {"const": True}).
+        one = len({json.dumps(v, sort_keys=True) for v in values}) == 1
+        return {"anyOf": values} if not one else dict(values[0])
