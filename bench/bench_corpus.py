@@ -8,9 +8,9 @@ v2 output (``DataModelType.PydanticV2BaseModel``, its other options left as they
 file alone, read from a folder holding its source's files (so that a reference by relative path
 finds its file), in a process of its own that generates, then validates every document, in
 120 s at most (past it, the file is a crash); a reference by URL is refused, since nothing here
-touches the network (``_get_text_from_url`` raises). Its model is the module's ``Model`` class
-when there is one, else the class named from the title, else the module's last class (its
-root); a file it refuses (raises) counts as refused, a module that does not import as a crash.
+touches the network (``_get_text_from_url`` raises). Its model is the root class, which it is
+asked to name (``class_name``); a file it refuses (raises) counts as refused, a module that does
+not import as a crash.
 Both models are judged in JSON mode (``TypeAdapter(model).validate_json``) against
 python-jsonschema reading the file as written, by its own draft, with ECMA-262 patterns (the
 files the corpus lists as refused have no such judge: their documents are not counted).
@@ -44,7 +44,6 @@ import argparse
 import concurrent.futures
 import contextlib
 import importlib
-import inspect
 import io
 import json
 import queue
@@ -100,17 +99,39 @@ def oracles(workdir: Path) -> dict[str, Callable[[Any], bool]]:
     return found
 
 
-def root_model(module: Any, title: object) -> Any:
-    """A generated module's root model: ``Model``, the class named as the title, else the last."""
-    if hasattr(module, "Model"):
-        return module.Model
-    named = re.sub(r"[^0-9A-Za-z]", "", str(title or ""))
-    if named and hasattr(module, named):
-        return getattr(module, named)
-    classes = [
-        c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__
-    ]
-    return classes[-1]  # the module's namespace keeps the order of definition
+PLAIN_ROOT = "PlainRootModel"  # the name plain datamodel-code-generator gives the root class
+
+
+def plain_generate(path: Path) -> Any:
+    """Plain datamodel-code-generator on ``path``: pydantic v2 output, its options left as they
+    are but ``class_name``, which names the root class :data:`PLAIN_ROOT` (found by that name:
+    a class named from the title may be followed by others, which a guess by the module's last
+    class took for the root)."""
+    return dmcg.generate(
+        path,
+        input_file_type=dmcg.InputFileType.JsonSchema,
+        output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
+        class_name=PLAIN_ROOT,
+    )
+
+
+def write_plain(code: Any, folder: Path) -> None:
+    """What :func:`plain_generate` returned, as a package in ``folder``: one module
+    (``__init__.py``), or several (a mapping of path parts to text, when the generator splits
+    the definitions across modules; the package's ``__init__`` exports the root)."""
+    files = code if isinstance(code, dict) else {("__init__.py",): code}
+    for parts, text in files.items():
+        path = folder.joinpath(*parts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(str(text), encoding="utf-8")
+
+
+def root_model(module: Any) -> Any:
+    """A module :func:`plain_generate` wrote: its root class."""
+    found = getattr(module, PLAIN_ROOT, None)
+    if found is None:
+        raise LookupError(f"no class {PLAIN_ROOT}: the root was not generated as one")
+    return found
 
 
 def _plain_one(source: str, rel: str) -> None:
@@ -122,23 +143,17 @@ def _plain_one(source: str, rel: str) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            code = dmcg.generate(
-                folder / rel,
-                input_file_type=dmcg.InputFileType.JsonSchema,
-                output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
-            )
+            code = plain_generate(folder / rel)
     except Exception as exc:  # its refusal: it raises on what it does not take
         detail = traceback.format_exception_only(exc)[-1].strip()
         print(json.dumps({"status": "refused", "detail": detail}))
         return
-    (folder / "plain_model").mkdir()
-    (folder / "plain_model" / "__init__.py").write_text(str(code), encoding="utf-8")
-    title = json.loads((folder / rel).read_text(encoding="utf-8")).get("title")
+    write_plain(code, folder / "plain_model")
     sys.path.insert(0, str(folder))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = root_model(importlib.import_module("plain_model"), title)
+            model = root_model(importlib.import_module("plain_model"))
     except Exception as exc:
         detail = traceback.format_exception_only(exc)[-1].strip()
         print(json.dumps({"status": "crashed", "detail": f"import failed: {detail}"}))
@@ -283,24 +298,18 @@ def _plain_folder_one(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            code = dmcg.generate(
-                folder.schemas / f"{name}.json",
-                input_file_type=dmcg.InputFileType.JsonSchema,
-                output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
-            )
+            code = plain_generate(folder.schemas / f"{name}.json")
     except Exception as exc:  # its refusal: it raises on what it does not take
         detail = traceback.format_exception_only(exc)[-1].strip()
         return {"status": "refused", "rule": type(exc).__name__, "detail": detail[:600]}
     seconds = time.perf_counter() - start
     package = "plain" + package.removeprefix("bench")
-    (work / package).mkdir(parents=True)
-    (work / package / "__init__.py").write_text(str(code), encoding="utf-8")
-    title = json.loads((folder.schemas / f"{name}.json").read_text(encoding="utf-8")).get("title")
+    write_plain(code, work / package)
     sys.path.insert(0, str(work))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = root_model(importlib.import_module(package), title)
+            model = root_model(importlib.import_module(package))
     except Exception as exc:
         detail = traceback.format_exception_only(exc)[-1].strip()
         return {"status": "crashed", "detail": f"import failed: {detail}"}
