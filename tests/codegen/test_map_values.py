@@ -4,7 +4,8 @@ of each value only what T leaves out, and decide the same.
 The skeleton marks such an object (``MAP_VALUES``): its values hold their schema's type (a class
 validates itself), so the predicates no longer walk every value in full. Where two schemas say
 the values (two patterns, a pattern beside an ``additionalProperties`` schema), T is their union
-and the values are checked in full; one schema said several times, written alike, is one. Each generated model is judged against python-jsonschema.
+and the values are checked in full; one schema said several times, written alike, is one. Each
+generated model is judged against python-jsonschema.
 """
 
 from __future__ import annotations

@@ -132,10 +132,8 @@ class Guards(Applicators):
         self.objects(node)
         self.applicators(node)
         self.unevaluated(node)
-        if not self.lines:
-            return None
         self.lines.append("return props, items" if self.annotate else "return True")
-        return self.lines
+        return self.lines if len(self.lines) > 1 else None
 
     def lengths(self, node: dict[str, Any], low: str, high: str) -> list[str]:
         """The guards of a length's lower and upper bound (``len(x)``)."""
@@ -229,8 +227,9 @@ class Guards(Applicators):
         body = []
         body += self.lengths(node, "minLength", "maxLength")
         if "pattern" in node:
-            regex = self.c.pattern(self.schema, self.at("pattern"), node["pattern"])
-            body += [f"if {regex}.find(x) is None:", f"    {self.fail}"]
+            found = self.c.matches(self.schema, self.at("pattern"), node["pattern"], "x")
+            if found != "True":
+                body += [f"if not ({found}):", f"    {self.fail}"]
         if "format" in node and self.c.tree.asserts_formats:
             name = self.asserted_format(node["format"])
             body += [f"if not _format({name!r}, x):", f"    {self.fail}"]
@@ -302,11 +301,12 @@ class Guards(Applicators):
         values = self.residual and MAP_VALUES in self.kept  # each value typed by its schema
         other = node.get("additionalProperties", True)
         check = self.check("additionalProperties", residual=values) if other is not True else None
-        if "additionalProperties" in node and (check is not None or self.annotate):
+        every = "True" in regexes  # a pattern every key matches: no other property
+        if "additionalProperties" in node and (check is not None or self.annotate) and not every:
             # The declared names as a set: a lookup, however many properties are declared.
             typed = "" if properties else ": frozenset[str]"  # an empty one says no item type
             known = self.c.define(f"frozenset({sorted(properties)!r})", "_S", typed)
-            matched = "".join(f" or {r}.find(key) is not None" for r in regexes)
+            matched = "".join(f" or {found}" for found in regexes)
             if other is False and not self.annotate:  # no other: their names alone are read
                 body += ["for key in x:", f"    if not (key in {known}{matched}):",
                          f"        {self.fail}"]  # fmt: skip
@@ -332,18 +332,17 @@ class Guards(Applicators):
         return {}
 
     def pattern_properties(self, node: dict[str, Any], body: list[str]) -> list[str]:
-        regexes = []
+        found = []  # an expression of ``key`` for each pattern: whether it matches
         for source in node.get("patternProperties") or {}:
-            regex = self.c.pattern(self.schema, self.at("patternProperties", source), source)
-            regexes.append(regex)
+            at = self.at("patternProperties", source)
+            found.append(self.c.matches(self.schema, at, source, "key"))
             residual = self.residual and MAP_VALUES in self.kept  # typed by its schema
             check = self.check("patternProperties", source, residual=residual)
             if check is None and not self.annotate:
                 continue  # any value: nothing to check, no annotation to collect
-            body += ["for key, value in x.items():",
-                     f"    if {regex}.find(key) is not None:",
-                     f"        if not {check or '_true'}(value):",
-                     f"            {self.fail}"]  # fmt: skip
-            if self.annotate:
-                body.append("        props.add(key)")
-        return regexes
+            lines = [f"if not {check or '_true'}(value):", f"    {self.fail}"]
+            lines += ["props.add(key)"] if self.annotate else []
+            if found[-1] != "True":
+                lines = [f"if {found[-1]}:", *("    " + line for line in lines)]
+            body += ["for key, value in x.items():", *("    " + line for line in lines)]
+        return found
