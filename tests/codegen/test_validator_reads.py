@@ -159,6 +159,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "if": {"required": ["items"]},
         "then": {"properties": {"items": {"minItems": 1, "uniqueItems": True}}},
     },
+    # Guards of its properties alone, one reading an array of classes: each its field's own
+    # validator, which reads that field's value as given (no wrap of the whole object).
+    "fielded.json": {
+        "title": "Fielded",
+        "type": "object",
+        "properties": {
+            "pairs": {"type": "array", "items": {"$ref": "whole.json"}, "uniqueItems": True},
+            "one": {"$ref": "whole.json", "minProperties": 3},
+            "word": {"type": "string", "pattern": "^[a-z]+$"},
+        },
+    },
 }
 
 
@@ -201,12 +212,25 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     assert "if type(self) is Whole and _parsed(info):\n            x = _whole(self)" in source(
         "whole"
     )
+    # Guards of the properties alone: each field's own validator, on the value given.
+    assert '@field_validator("pairs", mode="wrap")' in source("fielded")
+    assert "model_validator" not in source("fielded")
     # An array of classes: the value as given.
     assert '@model_validator(mode="wrap")' in source("nested")
     assert "x = value if _parsed(info) else _json_view(model)" in source("nested")
-    for title in ("Viewed", "Whole", "Nested", "Raw", "Names", "Kinds"):
-        schema = SCHEMAS["whole.json" if title == "Nested" else f"{title.lower()}.json"]
+    for title in ("Viewed", "Whole", "Nested", "Raw", "Names", "Kinds", "Fielded"):
+        schema = SCHEMAS[
+            "whole.json" if title in ("Nested", "Fielded") else f"{title.lower()}.json"
+        ]
         documents = draw(from_schema(schema), 40)
+        if title == "Fielded":  # wholes in an array, one in place
+            documents = [{"pairs": [d, d]} for d in documents[:10]] + [
+                {"pairs": [d], "one": d, "word": "ab"} for d in documents[10:]
+            ]
+            documents += [{"word": "aB"}, {"pairs": [{"a": 1, "b": "c"}, {"a": 1.0, "b": "c"}]},
+                          {"pairs": [{"a": 1, "b": "c"}, {"b": "c", "a": 2}], "word": "A"},
+                          {"one": {"a": 1, "b": "c", "c": 2}},
+                          {"one": {"a": 1, "b": "c"}}]  # fmt: skip
         if title == "Nested":  # two wholes, in place or in an array
             documents = [{"inner": d} for d in documents[:20]] + [{"pairs": [d, d]} for d in
                                                                    documents[20:]]  # fmt: skip

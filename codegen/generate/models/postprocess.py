@@ -30,11 +30,7 @@ from codegen.generate.models.types.fields import TYPES_MODULE, add_imports, json
 
 __all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "is_enum"]
 
-_CHECK_IMPORTS = (
-    "from typing import Self",
-    "from pydantic import model_validator",
-    "from pydantic_core import PydanticCustomError",
-)
+_CHECK_IMPORTS = ("from pydantic_core import PydanticCustomError",)
 # The asserted formats typed (formats = "assert"): the package's types that keep the text.
 _FORMAT_TYPES = {"UUID": "JsonUUID", "IPv4Address": "JsonIPv4Address",
                  "IPv6Address": "JsonIPv6Address"}  # fmt: skip
@@ -130,6 +126,8 @@ def edit_module(
 def _signature_imports(signatures: list[str], text: str) -> list[str]:
     """The imports the validators' signatures and views (``text``) need."""
     found = [f"from pydantic import {', '.join(signatures)}"] if signatures else []
+    if re.search(r"\bSelf\b", text):  # a model validator's
+        found.append("from typing import Self")
     if signatures or "dict[str, Any]" in text:
         found.append("from typing import Any")
     return found

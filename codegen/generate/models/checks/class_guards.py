@@ -43,6 +43,9 @@ class ClassGuards:
         self.schema = schema
         self.rel = schema.rel.as_posix()
         self.pointer = pointer
+        # Each property guard as its field's own check, when the guards are those alone:
+        # (JSON name, the guard's lines on the field's value ``x``).
+        self.fields: list[tuple[str, list[str]]] = []
 
     def where(self, pointer: str) -> str:
         """Internal ``pointer`` as the file is written: its ``rule`` in an error."""
@@ -62,10 +65,13 @@ class ClassGuards:
             {"unevaluatedProperties", "unevaluatedItems"} & set(node) - kept
         )
         lines: list[str] = []
+        fields: list[tuple[str, list[str]]] = []
+        ruled = True  # rules checked, or the class's guards not split
         if splittable and self.bases_are_classes(node):
             lines += self.rules(node)
+            ruled = bool(lines)
             if "properties" in kept:
-                lines += self.properties(node)
+                lines += self.properties(node, fields)
                 self.c.own_properties.add(key)
             # The rest, without the rules (their only-$ref allOf entries are bases: classes).
             self.skeleton.kept[key] = kept | RULE_KEYS
@@ -85,10 +91,13 @@ class ClassGuards:
             where = self.where(self.pointer)
             message = f"the value does not satisfy schemas/{where}"
             lines += [f"if not {rest}(x):", *self.raise_lines("schema", message, where)]
+        elif fields and not ruled:
+            self.fields = fields
         return lines
 
-    def properties(self, node: dict[str, Any]) -> list[str]:
-        """One guard per property whose schema says more than its field's type."""
+    def properties(self, node: dict[str, Any], fields: list[tuple[str, list[str]]]) -> list[str]:
+        """One guard per property whose schema says more than its field's type (each also
+        added to ``fields``, on the field's value)."""
         lines = []
         for name, sub in node["properties"].items():
             here = f"{self.pointer}/properties/{escape_pointer(name)}"
@@ -96,8 +105,9 @@ class ClassGuards:
             if check:
                 kept = self.skeleton.kept.get((self.rel, here), frozenset())
                 message = f"{name}: {_describe(self.schema, here, sub, kept)}"
-                test = f"{name!r} in x and not {check}(x[{name!r}])"
-                lines += [f"if {test}:", *self.raise_lines("schema", message, self.where(here))]
+                raised = self.raise_lines("schema", message, self.where(here))
+                lines += [f"if {name!r} in x and not {check}(x[{name!r}]):", *raised]
+                fields.append((name, [f"if not {check}(x):", *raised]))
         return lines
 
     def bases_are_classes(self, node: dict[str, Any]) -> bool:

@@ -17,7 +17,10 @@ as far as they look (:mod:`~codegen.generate.models.checks.footprint`):
   dumped (``_json_view``).
 
 Either way no instance is dumped whole in JSON mode, and the value of a class nested in another
-is read once: the inner validator reads the same parsed value the outer one does.
+is read once: the inner validator reads the same parsed value the outer one does. A class whose
+guards are its properties' alone, that would need the ``wrap`` validator for a field holding a
+class, checks each property in a ``wrap`` validator of its field instead (:func:`field_methods`):
+only the value that field was given is read, and only when it was given.
 
 The guards (:mod:`~codegen.generate.models.checks.class_guards`) raise a
 ``PydanticCustomError`` at the first part that does not hold: each cross-field rule on its own,
@@ -81,6 +84,7 @@ class ClassCheck:
     fallback: tuple[str, ...] = ()
     whole: tuple[str, ...] = ()
     names: bool = False
+    fields: tuple[FieldCheck, ...] = ()
 
     def lines_for(
         self, node: ast.ClassDef, tuples: frozenset[str] = frozenset()
@@ -108,7 +112,7 @@ class ClassCheck:
             if isinstance(statement, ast.AnnAssign) and keeps_json(statement.annotation)
         } - tuples
         if not set(self.raw) <= kept:
-            return self.fallback
+            return field_methods(node, self.class_name, self.fields) or self.fallback
         raw, read = self.raw, self.read
         if raw:
             view = [
@@ -150,6 +154,58 @@ VIEW = "    x = _view(...)"
 
 
 @dataclass(frozen=True)
+class FieldCheck:
+    """A property's guard as its field's own ``wrap`` validator (for a class whose guards
+    are those of its properties alone, one of which reads a field that holds no JSON as
+    parsed): the guard's lines on the field's value ``x``, and where the schema says it."""
+
+    name: str
+    lines: tuple[str, ...]
+    rel: str
+    pointer: str  # the class's, as the file writes it
+
+    @property
+    def where(self) -> str:
+        return f"schemas/{self.rel}#{self.pointer}/properties/{escape_pointer(self.name)}"
+
+
+def field_methods(
+    node: ast.ClassDef, title: str, fields: tuple[FieldCheck, ...]
+) -> tuple[str, ...] | None:
+    """One ``wrap`` field validator per property guard: in JSON mode it reads the value the
+    field was given (nothing else is converted, and only when the property is present); in
+    Python mode the field's value dumped as its instance would dump it (``_field_json``).
+    None when a field is not the class's own or validates its default (no property given)."""
+    if not fields:
+        return None
+    names = {
+        json_name(s): s
+        for s in node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    }
+    methods: list[str] = []
+    for field in fields:
+        statement = names.get(field.name)
+        if statement is None or "validate_default" in ast.unparse(statement):
+            return None
+        python = statement.target.id  # type: ignore[union-attr]
+        methods += [
+            f'@field_validator({python!r}, mode="wrap")',
+            "@classmethod",
+            f"def _check_{_snake(title)}__{python}(",
+            "    cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo",
+            ") -> Any:",
+            f'    """Enforce what the type of {title}.{python} cannot, as {field.where} does."""',
+            "    result = handler(value)",
+            "    x = value if _parsed(info) else _field_json(cls, info, result)",
+            *("    " + line for line in field.lines),
+            "    return result",
+            "",
+        ]
+    return tuple(methods[:-1])
+
+
+@dataclass(frozen=True)
 class ModuleChecks:
     """A module's validators, the functions they call, the helpers those need (from the
     package's ``_types``) and the names the validators' signatures use (from pydantic)."""
@@ -168,21 +224,32 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     """The validators of every class that ``schemas`` define in one module."""
     compiler = PredicateCompiler(tree, skeleton, readable=False)  # inline_calls tidies
     found = []
+    properties: list[list[tuple[str, list[str]]]] = []  # each class's guards as its fields' own
     for schema in schemas:
         rel = schema.rel.as_posix()
         for pointer, title in schema.classes.items():
             node = resolve_pointer(schema.data, pointer)
-            guards = ClassGuards(compiler, skeleton, schema, pointer).guards(node)
+            making = ClassGuards(compiler, skeleton, schema, pointer)
+            guards = making.guards(node)
             if guards:
                 fields = _scalars(skeleton, rel, pointer, node)
                 found.append((title, rel, schema.file_pointer(pointer), fields, guards))
+                properties.append(making.fields)
     functions = compiler.out.source if compiler.out.lines else ""
     bodies = [["def _(x):", *("    " + line for line in guards)] for *_, guards in found]
+    count = len(bodies)
+    bodies += [["def _(x):", *("    " + s for s in lines)] for f in properties for _, lines in f]
     uses: dict[str, Uses] = {}
     if functions:
         functions, bodies, uses = inline_calls(functions, bodies)
+    rest = iter(bodies[count:])
     classes = []
-    for (title, rel, pointer, fields, _), body in zip(found, bodies, strict=True):
+    for (title, rel, pointer, fields, _), body, said in zip(
+        found, bodies[:count], properties, strict=True
+    ):
+        own = tuple(
+            FieldCheck(n, tuple(s[4:] for s in next(rest)[1:]), rel, pointer) for n, _ in said
+        )
         reach = footprint(uses_of(ast.parse("\n".join(body))), uses)
         if reach is not WHOLE and not reach.keys <= fields.keys():
             # A property no field holds: the value as given, read once.
@@ -198,7 +265,9 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
             present = tuple(sorted(reach.present))
             wrap = raw or reach.names
             fallback = tuple(_method(title, rel, pointer, guards, WHOLE)) if wrap else ()
-            check = ClassCheck(title, lines, raw, read, present, fallback, names=reach.names)
+            check = ClassCheck(
+                title, lines, raw, read, present, fallback, names=reach.names, fields=own
+            )
             classes.append(check)
     text = functions + "\n".join(
         line for c in classes for line in (*c.lines, *c.fallback, *c.whole)
@@ -211,7 +280,13 @@ def module_checks(tree: SchemaTree, skeleton: Skeleton, schemas: list[SchemaFile
     return ModuleChecks(tuple(classes), functions, tuple(sorted(used)), tuple(sorted(signatures)))
 
 
-_VIEWS = ("_json_view", "_parsed", "_view", "_whole")  # the JSON runtime's readers of an instance
+_VIEWS = (
+    "_field_json",
+    "_json_view",
+    "_parsed",
+    "_view",
+    "_whole",
+)  # the JSON runtime's readers of an instance
 _STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")  # one-line literals
 
 
@@ -235,7 +310,8 @@ def _scalars(skeleton: Skeleton, rel: str, pointer: str, node: Any) -> dict[str,
     return found
 
 
-_SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo")
+_SIGNATURES = ("ModelWrapValidatorHandler", "ValidationInfo", "ValidatorFunctionWrapHandler",
+               "field_validator", "model_validator")  # fmt: skip
 
 
 def _method(
