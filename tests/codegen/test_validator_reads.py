@@ -168,6 +168,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "pairs": {"type": "array", "items": {"$ref": "whole.json"}, "uniqueItems": True},
             "one": {"$ref": "whole.json", "minProperties": 3},
             "word": {"type": "string", "pattern": "^[a-z]+$"},
+            # A default the generator would validate in every instance: an empty array is
+            # its own value (validate_default off), and the field's validator stays its own.
+            "more": {
+                "type": "array",
+                "items": {"$ref": "whole.json"},
+                "uniqueItems": True,
+                "default": [],
+            },
         },
     },
 }
@@ -215,6 +223,8 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
     # Guards of the properties alone: each field's own validator, on the value given.
     assert '@field_validator("pairs", mode="wrap")' in source("fielded")
     assert "model_validator" not in source("fielded")
+    assert '@field_validator("more", mode="wrap")' in source("fielded")
+    assert "validate_default" not in source("fielded")
     # An array of classes: the value as given.
     assert '@model_validator(mode="wrap")' in source("nested")
     assert "x = value if _parsed(info) else _json_view(model)" in source("nested")
@@ -227,7 +237,8 @@ def test_each_kind_of_validator_decides_as_the_schema(generated: _Project) -> No
             documents = [{"pairs": [d, d]} for d in documents[:10]] + [
                 {"pairs": [d], "one": d, "word": "ab"} for d in documents[10:]
             ]
-            documents += [{"word": "aB"}, {"pairs": [{"a": 1, "b": "c"}, {"a": 1.0, "b": "c"}]},
+            documents += [{"more": [{"a": 1, "b": "c"}] * 2}, {"more": []},
+                          {"word": "aB"}, {"pairs": [{"a": 1, "b": "c"}, {"a": 1.0, "b": "c"}]},
                           {"pairs": [{"a": 1, "b": "c"}, {"b": "c", "a": 2}], "word": "A"},
                           {"one": {"a": 1, "b": "c", "c": 2}},
                           {"one": {"a": 1, "b": "c"}}]  # fmt: skip

@@ -26,7 +26,13 @@ from collections.abc import Callable, Iterator, Mapping
 from codegen.core.errors import CodegenError, Location
 from codegen.generate.models.checks.predicate_runtime import ANNEX_B
 from codegen.generate.models.checks.validators import ModuleChecks
-from codegen.generate.models.types.fields import TYPES_MODULE, add_imports, json_name
+from codegen.generate.models.types.fields import (
+    TYPES_MODULE,
+    add_imports,
+    json_name,
+    validate_default_keywords,
+    validates_default,
+)
 
 __all__ = ["TYPES_MODULE", "edit_module", "hoist_enums", "is_enum"]
 
@@ -75,6 +81,7 @@ def edit_module(
             imports.append("import regress")
         tail += checks.functions
         imports.append("from typing import Any")
+    edits += _empty_defaults(tree, lines)
     for owner, call in _config_calls(tree):
         row, aliased = call.end_lineno or call.lineno, _aliased(owner)
         protected = _protected(owner)
@@ -121,6 +128,32 @@ def edit_module(
     if imports:
         add_imports(lines, imports)
     return "\n".join(lines), tail
+
+
+def _empty_defaults(
+    tree: ast.Module, lines: list[str]
+) -> list[tuple[int, int, Callable[[], None]]]:
+    """The edits that take ``validate_default=True`` off a field whose default is an empty
+    array or object (each instance would validate it, to the same empty value)."""
+    found: list[tuple[int, int, Callable[[], None]]] = []
+    for node in tree.body:
+        for field in node.body if isinstance(node, ast.ClassDef) else []:
+            if isinstance(field, ast.AnnAssign) and not validates_default(field):
+                for keyword in validate_default_keywords(field):
+                    row = keyword.lineno - 1
+                    found.append((keyword.lineno, 0, functools.partial(_unkeyword, lines, row)))
+    return found
+
+
+def _unkeyword(lines: list[str], row: int) -> None:
+    """``validate_default=True`` off the line ``row`` (the line itself when it is alone)."""
+    if lines[row].strip() in ("validate_default=True,", "validate_default=True"):
+        del lines[row]
+        return
+    for written in (", validate_default=True", "validate_default=True, ", "validate_default=True"):
+        if written in lines[row]:
+            lines[row] = lines[row].replace(written, "", 1)
+            return
 
 
 def _signature_imports(signatures: list[str], text: str) -> list[str]:

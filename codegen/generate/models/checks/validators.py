@@ -58,7 +58,7 @@ from codegen.generate.models.checks.instances import (
 )
 from codegen.generate.models.checks.predicate_runtime import RUNTIME_NAMES
 from codegen.generate.models.checks.predicates import PredicateCompiler
-from codegen.generate.models.types.fields import json_name
+from codegen.generate.models.types.fields import json_name, validates_default
 from codegen.generate.models.types.skeleton import Skeleton
 
 __all__ = ["ClassCheck", "ModuleChecks", "module_checks"]
@@ -186,7 +186,7 @@ def field_methods(
     methods: list[str] = []
     for field in fields:
         statement = names.get(field.name)
-        if statement is None or "validate_default" in ast.unparse(statement):
+        if statement is None or validates_default(statement):
             return None
         python = statement.target.id  # type: ignore[union-attr]
         methods += [

@@ -23,6 +23,8 @@ __all__ = [
     "rewrite_fields",
     "use_missing",
     "use_tuples",
+    "validate_default_keywords",
+    "validates_default",
 ]
 
 TYPES_MODULE = "_types"
@@ -42,15 +44,40 @@ def add_imports(lines: list[str], imports: Sequence[str]) -> None:
 
 def json_name(statement: ast.AnnAssign) -> str:
     """The JSON name of a field: its ``Field(alias=...)``, else its own name."""
-    calls = [statement.value] if isinstance(statement.value, ast.Call) else []
-    annotation = statement.annotation
-    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
-        calls += [e for e in annotation.slice.elts[1:] if isinstance(e, ast.Call)]
-    for call in calls:
+    for call in _field_calls(statement):
         for keyword in call.keywords:
             if keyword.arg == "alias" and isinstance(keyword.value, ast.Constant):
                 return str(keyword.value.value)
     return statement.target.id if isinstance(statement.target, ast.Name) else ""
+
+
+def _field_calls(statement: ast.AnnAssign) -> list[ast.Call]:
+    """The ``Field(...)`` calls of a field: its value, or in its ``Annotated`` type."""
+    calls = [statement.value] if isinstance(statement.value, ast.Call) else []
+    annotation = statement.annotation
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
+        calls += [e for e in annotation.slice.elts[1:] if isinstance(e, ast.Call)]
+    return calls
+
+
+def validates_default(statement: ast.AnnAssign) -> bool:
+    """Whether a field validates its default (``Field(validate_default=True)``), which is no
+    empty array or object: an empty one is its own value whatever the type of its items
+    (:func:`~codegen.generate.models.postprocess.edit_module` turns its validation off)."""
+    empty = isinstance(statement.value, ast.List | ast.Dict) and not (
+        statement.value.elts if isinstance(statement.value, ast.List) else statement.value.keys
+    )
+    return not empty and bool(validate_default_keywords(statement))
+
+
+def validate_default_keywords(statement: ast.AnnAssign) -> list[ast.keyword]:
+    """The field's ``validate_default=True`` keywords."""
+    return [
+        k
+        for call in _field_calls(statement)
+        for k in call.keywords
+        if k.arg == "validate_default" and isinstance(k.value, ast.Constant) and k.value.value
+    ]
 
 
 def _members(node: ast.expr) -> list[ast.expr]:
