@@ -87,6 +87,21 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                        "many": {"enum": ["a", "b"]}, "fixed": {"$ref": "#/$defs/fixed"}},
         "$defs": {"fixed": {"title": "Fixed", "enum": ["one"]}},
     },
+    # Members whose properties are guarded each by its field's own validator: still keyed.
+    "guarded.json": {
+        "title": "Guarded",
+        "type": "array",
+        "items": {"oneOf": [{"$ref": "#/$defs/near"}, {"$ref": "#/$defs/far"}]},
+        "$defs": {
+            "near": {**_CLOSED, "title": "Near", "required": ["n"],
+                     "properties": {"n": {"type": "string"},
+                                    "box": {"$ref": "#/$defs/box", "minProperties": 1}}},
+            "far": {**_CLOSED, "title": "Far", "required": ["f"],
+                    "properties": {"f": {"type": "string"},
+                                   "box": {"$ref": "#/$defs/box", "minProperties": 1}}},
+            "box": {"title": "Box", "type": "object", "properties": {"v": {"type": "integer"}}},
+        },
+    },
     # Not keyed: an open class admits the other's key.
     "open.json": {
         "title": "Open",
@@ -119,6 +134,9 @@ EDGES = [
     {"w": "x"},
     {"w": "x", "c": "y"},
     {"c": "x", "n": 1.0},
+    [{"n": "x", "box": {}}],
+    [{"n": "x", "box": {"v": 1}}, {"f": "y", "box": {"v": 1.5}}],
+    [{"f": "y", "box": {"w": 1}}, {"n": "x", "f": "y"}],
     {},
     [],
     "x",
@@ -143,6 +161,8 @@ def test_which_unions_are_keyed(generated: _Project) -> None:
     ).replace("( (", "((").replace(", )", ")")
     assert "Discriminator(" in _source(generated, "either")
     assert "Discriminator(" not in _source(generated, "open")
+    assert "Discriminator(" in _source(generated, "guarded")
+    assert '@field_validator("box", mode="wrap")' in _source(generated, "guarded")
     tagged = "".join(_source(generated, "tagged").split())
     wrapped = "".join(_source(generated, "wrapped").split())
     assert '_keyed((("l",Left2),("w",Loose)),True)' in wrapped
