@@ -285,7 +285,9 @@ def _no_network_dcg(corpus_dir: Path) -> None:
 
 def _dcg_key(schema: Schema) -> str:
     digest = hashlib.sha256(schema.path.read_bytes()).hexdigest()
-    return f"{digest} {dmcg.get_version()} {PLAIN_ROOT} package"
+    # The options and the layout it is written in (a package) belong to the key: a change
+    # of either regenerates.
+    return f"{digest} {dmcg.get_version()} class_name={PLAIN_ROOT} as-package"
 
 
 def _generate_dcg(corpus_dir: Path, workdir: Path, schema: Schema) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from typing import Any
 
 from codegen.core.jsonpos import resolve_pointer
 from codegen.core.loader import SchemaFile, SchemaTree
-from codegen.core.patterns import PatternError, Reading, reading
+from codegen.core.patterns import PatternError, reading
 from codegen.generate.models.checks.guards import ANNOTATIONS, KEYWORDS, Guards, refuse
 from codegen.generate.models.checks.plain_patterns import plain_test
 from codegen.generate.models.checks.predicate_runtime import RUNTIME
@@ -131,27 +131,24 @@ class PredicateCompiler:
     def matches(self, schema: SchemaFile, pointer: str, source: Any, subject: str) -> str:
         """An expression true when the pattern at ``pointer`` finds a match in the string
         named ``subject``: a plain string test where it says one (:mod:`.plain_patterns`),
-        else the regular expression's search."""
-        read = self.read_pattern(schema, pointer, source)
-        plain = None if read.annex_b else plain_test(source, subject, self.define)
-        return plain or f"{self.pattern(schema, pointer, source)}.find({subject}) is not None"
-
-    def read_pattern(self, schema: SchemaFile, pointer: str, source: Any) -> Reading:
+        else the regular expression's search (read once here)."""
         if not isinstance(source, str):
             raise refuse(schema, pointer, "a pattern must be a string", "PATTERN")
         try:
-            return reading(source)
+            read = reading(source)
         except PatternError as exc:
             what = "invalid ECMA-262 regular expression" if exc.invalid else "pattern refused"
             raise refuse(schema, pointer, f"{what} {source!r}: {exc}", "PATTERN") from None
-
-    def pattern(self, schema: SchemaFile, pointer: str, source: Any) -> str:
-        read = self.read_pattern(schema, pointer, source)
-        if not read.annex_b:
-            return self.define(f"_regex({source!r})", "_R")
-        # Valid without the u flag only: read so (Annex B), on UTF-16 code units (the module
-        # gets the class, predicate_runtime.ANNEX_B).
-        return self.define(f"_AnnexB({read.source!r})", "_R")
+        if read.annex_b:
+            # Valid without the u flag only: read so (Annex B), on UTF-16 code units (the
+            # module gets the class, predicate_runtime.ANNEX_B).
+            regex = self.define(f"_AnnexB({read.source!r})", "_R")
+        else:
+            plain = plain_test(source, subject, self.define)
+            if plain is not None:
+                return plain
+            regex = self.define(f"_regex({source!r})", "_R")
+        return f"{regex}.find({subject}) is not None"
 
     def function(
         self,

@@ -109,13 +109,14 @@ def facts(node: ast.ClassDef, enums: dict[str, frozenset[str]]) -> Class | None:
                 if values is not None:
                     tags[name] = values
         elif isinstance(statement, ast.FunctionDef) and any(
-            "before" in ast.unparse(d) or _reading_field(d) for d in statement.decorator_list
+            "before" in ast.unparse(d) or _other_field_validator(d)
+            for d in statement.decorator_list
         ):
             return None
     return Class(closed, frozenset(declared), tuple(required), tags)
 
 
-def _reading_field(decorator: ast.expr) -> bool:
+def _other_field_validator(decorator: ast.expr) -> bool:
     """A field validator other than a property's guard (``wrap``, :mod:`..checks.validators`):
     a guard only refuses a value its type took, never makes the class take an object."""
     if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "field_validator"):

@@ -43,8 +43,13 @@ def one_value_schema(node: Mapping[str, Any]) -> bool:
     said = list(patterns.values()) if isinstance(patterns, dict) else []
     if isinstance(node.get("additionalProperties"), dict):
         said.append(node["additionalProperties"])
-    written = {json.dumps(s, sort_keys=True) for s in said}  # 1 and 1.0, true and 1 apart
-    return len(written) == 1
+    return bool(said) and _alike(said)
+
+
+def _alike(values: list[Any]) -> bool:
+    """Whether the JSON values are all written alike (not ``==``: ``{"const": 1} ==
+    {"const": True}``; key order aside)."""
+    return len({json.dumps(v, sort_keys=True) for v in values}) == 1
 
 
 class WiderShapes(Shapes):
@@ -283,6 +288,4 @@ class WiderShapes(Shapes):
             covered = True
         if not covered or not values or any(self.untyped(v) for v in values):
             return None
-        # One type said of all, written alike (not ==: {"const": 1} == {"const": True}).
-        one = len({json.dumps(v, sort_keys=True) for v in values}) == 1
-        return {"anyOf": values} if not one else dict(values[0])
+        return dict(values[0]) if _alike(values) else {"anyOf": values}  # one type said of all
